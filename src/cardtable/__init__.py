@@ -1,0 +1,3 @@
+"""cardtable: an open-source online card room."""
+
+__version__ = "0.1.0"

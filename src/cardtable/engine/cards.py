@@ -1,0 +1,123 @@
+"""Cards as small ints, with a text codec that round-trips.
+
+A card is an ``int``: ``suit * 13 + rank`` for the 52 standard cards, where
+``rank`` 0 is the ace and 12 the king and the suits are ordered clubs,
+diamonds, hearts, spades (bridge order).  Every printed joker is
+:data:`JOKER` (52): jokers are interchangeable, and so are the two copies of
+a card in a two-pack deck, so a list of ints describes any hand exactly.
+
+>>> card("As"), str_card(0), str_card(51)
+(39, 'Ac', 'Ks')
+>>> parse("As 2s 3s 10d jk")
+[39, 40, 41, 22, 52]
+>>> format_cards(parse("Td qH 7h"))
+'Td Qh 7h'
+>>> all(card(str_card(c)) == c for c in range(53))
+True
+>>> parse("As 1x")
+Traceback (most recent call last):
+...
+ValueError: bad card '1x': expected a rank (A 2-9 T/10 J Q K) and a suit (c d h s), or Jk
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, MutableSequence
+from typing import Protocol
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+JOKER = 52
+
+_RANK_OF_TEXT = {r: i for i, r in enumerate(RANKS)} | {"10": 9}
+_SUIT_OF_TEXT = {s: i for i, s in enumerate(SUITS)}
+_NAMES = [r + s for s in SUITS for r in RANKS] + ["Jk"]
+_CARD_OF_TEXT = {name.lower(): i for i, name in enumerate(_NAMES)} | {
+    "10" + s: 13 * i + 9 for i, s in enumerate(SUITS)
+}
+
+
+def make(rank: int, suit: int) -> int:
+    """The card of ``rank`` (0 = ace .. 12 = king) and ``suit`` (0..3)."""
+    return suit * 13 + rank
+
+
+def rank(c: int) -> int:
+    """Rank index 0 (ace) .. 12 (king).  Meaningless for a joker."""
+    return c % 13
+
+
+def suit(c: int) -> int:
+    """Suit index 0..3 (clubs, diamonds, hearts, spades).  Meaningless for a joker."""
+    return c // 13
+
+
+def is_joker(c: int) -> bool:
+    return c >= JOKER
+
+
+def str_card(c: int) -> str:
+    """Short text of a card: ``"As"``, ``"Td"``, ``"7h"``, ``"Jk"``."""
+    if c < 0:
+        raise ValueError(f"bad card value {c}")
+    return _NAMES[min(c, JOKER)]
+
+
+def card(text: str) -> int:
+    """Parse one card; accepts ``"10d"`` and any letter case."""
+    found = _CARD_OF_TEXT.get(text.strip().lower())
+    if found is None:
+        raise ValueError(
+            f"bad card {text!r}: expected a rank (A 2-9 T/10 J Q K) and a suit (c d h s), or Jk"
+        )
+    return found
+
+
+def parse(text: str) -> list[int]:
+    """Parse cards separated by spaces or commas, naming the first bad token."""
+    return [card(token) for token in text.replace(",", " ").split()]
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    return " ".join(str_card(c) for c in cards)
+
+
+def deck(packs: int = 1, jokers: int = 0) -> list[int]:
+    """An unshuffled deck: ``packs`` standard packs (1 or 2) and 0-6 jokers."""
+    if packs not in (1, 2):
+        raise ValueError(f"packs must be 1 or 2, not {packs}")
+    if not 0 <= jokers <= 6:
+        raise ValueError(f"jokers must be between 0 and 6, not {jokers}")
+    return [c for _ in range(packs) for c in range(52)] + [JOKER] * jokers
+
+
+class ShuffleRng(Protocol):
+    """What :func:`shuffle` needs: ``random.Random`` and ``secrets.SystemRandom`` fit."""
+
+    def shuffle(self, x: MutableSequence[int]) -> None: ...
+
+
+def shuffle(cards: Iterable[int], rng: ShuffleRng) -> list[int]:
+    """A shuffled copy of ``cards``; all randomness comes from the injected ``rng``."""
+    shuffled = list(cards)
+    rng.shuffle(shuffled)
+    return shuffled
+
+
+def deadwood_value(c: int) -> int:
+    """Rummy count of a card: ace 1, pips at face value, court cards 10, jokers 0."""
+    if c >= JOKER:
+        return 0
+    r = c % 13
+    return r + 1 if r < 10 else 10
+
+
+def sort_key_suit(c: int) -> tuple[int, int]:
+    """Sort by suit then rank (jokers last)."""
+    return (4, 0) if c >= JOKER else (c // 13, c % 13)
+
+
+def sort_key_rank(c: int) -> tuple[int, int]:
+    """Sort by rank then suit (jokers last)."""
+    return (13, 0) if c >= JOKER else (c % 13, c // 13)
