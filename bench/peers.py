@@ -111,6 +111,26 @@ def _check_hands(seed: int) -> list[list[int]]:
     return random_hands(10, seed) + [rng.sample(dense, 10) for _ in range(10)]
 
 
+def card_name(card: int) -> str:
+    """Our short name of a card, e.g. 'Tc' for the ten of clubs."""
+    suit, rank = divmod(card, 13)
+    return "A23456789TJQK"[rank] + "cdhs"[suit]
+
+
+def _verify(
+    label: str, name: Callable[[int], str], deadwood: Callable[[Sequence[int]], int]
+) -> None:
+    # A wrong card mapping would still time fine while measuring other hands than we think.
+    # Deadwood can't tell suits apart (any suit permutation keeps it), so check names too.
+    for card in range(52):
+        if name(card).lower() != card_name(card).lower():
+            raise _Unavailable(f"{label}: our {card_name(card)} maps to their {name(card)}")
+    for hand in _check_hands(seed=1):
+        theirs, ours = deadwood(hand), brute_force_deadwood(hand)
+        if theirs != ours:
+            raise _Unavailable(f"{label} says deadwood {theirs}, brute force {ours}, for {hand}")
+
+
 # --- timing helpers ---------------------------------------------------------------------------
 
 
@@ -217,7 +237,6 @@ def openspiel_min_deadwood_us(
         if not hasattr(utils, "min_deadwood"):
             raise _Unavailable("GinRummyUtils has no min_deadwood binding")
 
-        # Convert outside the timed loop: we time the routine, not our card mapping.
         def openspiel_deadwood(hand: Sequence[int]) -> int:
             return int(utils.min_deadwood([to_openspiel_card(c) for c in hand]))
 
@@ -226,32 +245,13 @@ def openspiel_min_deadwood_us(
             lambda c: str(utils.card_string(to_openspiel_card(c))),
             openspiel_deadwood,
         )
+        # Convert before timing: we time their routine, not our card mapping.
         converted = [[to_openspiel_card(c) for c in hand] for hand in hands]
         return _microseconds_per_call(
             utils.min_deadwood, converted, "OpenSpiel min deadwood", progress
         )
 
     return _guarded("openspiel_min_deadwood_us", measure)
-
-
-def card_name(card: int) -> str:
-    """Our short name of a card, e.g. 'Tc' for the ten of clubs."""
-    suit, rank = divmod(card, 13)
-    return "A23456789TJQK"[rank] + "cdhs"[suit]
-
-
-def _verify(
-    label: str, name: Callable[[int], str], deadwood: Callable[[Sequence[int]], int]
-) -> None:
-    # A wrong card mapping would still time fine while measuring other hands than we think.
-    # Deadwood can't tell suits apart (any suit permutation keeps it), so check names too.
-    for card in range(52):
-        if name(card).lower() != card_name(card).lower():
-            raise _Unavailable(f"{label}: our {card_name(card)} maps to their {name(card)}")
-    for hand in _check_hands(seed=1):
-        theirs, ours = deadwood(hand), brute_force_deadwood(hand)
-        if theirs != ours:
-            raise _Unavailable(f"{label} says deadwood {theirs}, brute force {ours}, for {hand}")
 
 
 # --- RLCard -------------------------------------------------------------------------------------
@@ -334,7 +334,7 @@ def rlcard_meld_search_us(hands: list[list[int]], progress: Progress | None = No
             lambda c: str(utils.get_card(to_rlcard_card_id(c))),  # e.g. 'TC'
             rlcard_deadwood,
         )
-        converted = [rlcard_hand(hand) for hand in hands]
+        converted = [rlcard_hand(hand) for hand in hands]  # before timing, as for OpenSpiel
         return _microseconds_per_call(
             melding.get_best_meld_clusters, converted, "RLCard meld search", progress
         )

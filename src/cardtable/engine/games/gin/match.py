@@ -54,6 +54,30 @@ def replay(record: Mapping[str, JSON]) -> GinState:
     return state
 
 
+def final_settlement(points: list[int], boxes: list[int], winner: int,
+                     options: Options) -> dict[str, JSON]:
+    """The match's end: game bonus, boxes and shutout, from hand points and boxes won.
+
+    >>> final_settlement([104, 60], [4, 3], 0, Options.preset("pagat"))["totals"]
+    [284, 120]
+    """
+    o = options
+    loser = 1 - winner
+    shutout = points[loser] == 0
+    # Boxes count once, whether credited hand by hand (box_timing) or now.
+    box = [b * o.box_bonus for b in boxes]
+    game_bonus = o.game_bonus * (2 if shutout and o.shutout == "double_game_bonus" else 1)
+    won = points[winner] * (2 if shutout and o.shutout == "double_hand_points" else 1)
+    totals = [0, 0]
+    totals[winner] = won + game_bonus + box[winner]
+    if shutout and o.shutout == "double_total":
+        totals[winner] *= 2
+    totals[loser] = points[loser] + box[loser]
+    return {"winner": winner, "shutout": shutout, "points": list(points), "boxes": list(boxes),
+            "box_points": box, "game_bonus": game_bonus,
+            "totals": totals, "margin": totals[winner] - totals[loser]}
+
+
 class GinState:
     """The whole match; mutate only through :meth:`apply`."""
 
@@ -308,7 +332,7 @@ class GinState:
             row.update(kind="void", winner=None, points=0, boxes=0)
             next_dealer = self.dealer
         else:
-            row.update(settlement.to_json(), knocker=knocker)
+            row.update(settlement.to_json(), knocker_seat=knocker)
             if settlement.scorer is not None:
                 winner = knocker if settlement.scorer == "knocker" else 1 - knocker
                 boxes = 2 if self.options.double_boxes and self.multiplier == 2 else 1
@@ -324,7 +348,7 @@ class GinState:
         self.to_act, self.phase = next_dealer, Phase.HAND_OVER
         events = [Event("hand_over", None, row)]
         if winner is not None and self.scores()[winner] >= self.options.target:
-            self.final = self._final_result(winner)
+            self.final = final_settlement(self.points, self.boxes, winner, self.options)
             self.to_act, self.phase = None, Phase.MATCH_OVER
             events.append(Event("match_over", None, self.final))
         return events
@@ -343,23 +367,6 @@ class GinState:
             return [p + b * self.options.box_bonus for p, b in zip(self.points, self.boxes,
                                                                    strict=True)]
         return list(self.points)
-
-    def _final_result(self, winner: int) -> dict[str, JSON]:
-        o = self.options
-        loser = 1 - winner
-        shutout = self.points[loser] == 0
-        box = [b * o.box_bonus for b in self.boxes]
-        game_bonus = o.game_bonus * (2 if shutout and o.shutout == "double_game_bonus" else 1)
-        hand_points = self.points[winner] * (2 if shutout and o.shutout == "double_hand_points"
-                                             else 1)
-        totals = [0, 0]
-        totals[winner] = hand_points + game_bonus + box[winner]
-        if shutout and o.shutout == "double_total":
-            totals[winner] *= 2
-        totals[loser] = self.points[loser] + box[loser]
-        return {"winner": winner, "shutout": shutout, "points": list(self.points),
-                "boxes": list(self.boxes), "box_points": box, "game_bonus": game_bonus,
-                "totals": totals, "margin": totals[winner] - totals[loser]}
 
     def result(self) -> dict[str, JSON]:
         """Final settlement (winner, totals, margin) and the per-hand scorecard."""
@@ -455,4 +462,4 @@ _APPLY: dict[Phase, Callable[[GinState, Action, Settlement | None], list[Event]]
     Phase.HAND_OVER: GinState._apply_hand_over,
 }
 
-__all__ = ["NAME", "PLAYERS", "GinState", "Phase", "new_match", "replay", "value"]
+__all__ = ["NAME", "PLAYERS", "GinState", "Phase", "final_settlement", "new_match", "replay", "value"]
