@@ -17,7 +17,8 @@ PAGAT = gin.Options.preset("pagat")
 STANDARD = gin.Options()
 
 
-def settle(knocker: str, defender: str, options: gin.Options = PAGAT, **kw: object) -> gin.Settlement:
+def settle(knocker: str, defender: str, options: gin.Options = PAGAT,
+           **kw: object) -> gin.Settlement:
     return gin.settle(parse(knocker), parse(defender), options, **kw)  # type: ignore[arg-type]
 
 

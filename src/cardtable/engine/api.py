@@ -22,9 +22,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 from . import cards as _cards
@@ -270,10 +270,9 @@ def _check_option(owner: str, f: dataclasses.Field[Any], value: Any) -> None:
         if type(value) is not int or not low <= value <= high:
             raise ValueError(f"option {f.name!r} must be an integer from {low} to {high}, "
                              f"not {value!r}")
-    elif choices is not None:
-        if value not in choices or type(value) is not type(choices[0]):
-            allowed = ", ".join(repr(c) for c in choices)
-            raise ValueError(f"option {f.name!r} must be one of {allowed}, not {value!r}")
+    elif choices is not None and (value not in choices or type(value) is not type(choices[0])):
+        allowed = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"option {f.name!r} must be one of {allowed}, not {value!r}")
 
 
 # -- chance --------------------------------------------------------------------
@@ -282,9 +281,9 @@ def _check_option(owner: str, f: dataclasses.Field[Any], value: Any) -> None:
 class Rng(Protocol):
     """The randomness a game needs; ``random.Random`` and ``secrets.SystemRandom`` fit."""
 
-    def shuffle(self, x: list[Any]) -> None: ...
+    def shuffle(self, x: MutableSequence[Any]) -> None: ...
 
-    def randrange(self, stop: int) -> int: ...
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int: ...
 
 
 class Chance:
@@ -351,7 +350,7 @@ class Game(Protocol):
     PLAYERS: tuple[int, ...]
 
     @property
-    def Options(self) -> type[Options]: ...  # noqa: N802 - the contract's spelling
+    def Options(self) -> type[Options]: ...
 
     def new_match(self, options: Any = None, players: int = 2,
                   rng: Rng | None = None) -> State: ...
@@ -359,7 +358,7 @@ class Game(Protocol):
     def replay(self, record: Mapping[str, JSON]) -> State: ...
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Base for each game's explicit phase enum (str-valued for views and logs)."""
 
 
@@ -371,5 +370,5 @@ def get_game(name: str) -> Game:
     """The game module registered as ``name`` (``ValueError`` for an unknown one)."""
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
-    module: Game = importlib.import_module(f"cardtable.engine.games.{name}")  # type: ignore[assignment]
+    module: Game = importlib.import_module(f"cardtable.engine.games.{name}")
     return module

@@ -23,7 +23,7 @@ ValueError: bad card '1x': expected a rank (A 2-9 T/10 J Q K) and a suit (c d h 
 from __future__ import annotations
 
 from collections.abc import Iterable, MutableSequence
-from typing import Protocol
+from typing import Any, Protocol
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -95,7 +95,7 @@ def deck(packs: int = 1, jokers: int = 0) -> list[int]:
 class ShuffleRng(Protocol):
     """What :func:`shuffle` needs: ``random.Random`` and ``secrets.SystemRandom`` fit."""
 
-    def shuffle(self, x: MutableSequence[int]) -> None: ...
+    def shuffle(self, x: MutableSequence[Any]) -> None: ...
 
 
 def shuffle(cards: Iterable[int], rng: ShuffleRng) -> list[int]:

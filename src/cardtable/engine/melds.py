@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from .cards import JOKER, format_cards, parse, str_card
@@ -325,7 +325,7 @@ def _run_order(run_mask: int) -> list[int]:
 _Laid = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(
     rules: MeldRules, values: tuple[int, ...]
 ) -> tuple[list[int], list[list[_Laid]], list[tuple[int, int]]]:

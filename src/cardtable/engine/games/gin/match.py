@@ -40,7 +40,8 @@ def new_match(options: Options | None = None, players: int = 2,
     if players not in PLAYERS:
         raise ValueError("gin rummy is played by 2 players")
     if rng is None:
-        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, random.Random(seed) in tests")
+        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
+                         "random.Random(seed) in tests")
     return GinState(options or Options(), Chance(rng))
 
 
@@ -173,7 +174,8 @@ class GinState:
             return "you have drawn already; now discard"
         if action.card is not None and action.card == self.taken:
             return "you may not discard the card you just took from the discard pile"
-        if self.phase is Phase.DISCARD and action.type in ("knock", "gin") and action.card is not None:
+        knocking = action.type in ("knock", "gin") and action.card is not None
+        if self.phase is Phase.DISCARD and knocking and action.card is not None:
             left = SOLVER.deadwood(c for c in hand if c != action.card)
             if action.type == "gin" and left:
                 return f"gin needs no deadwood; you would keep {left}"
@@ -396,7 +398,8 @@ class GinState:
             else str_card(self.taken), "knock_limit": self.knock_limit,
             "multiplier": self.multiplier, "scores": self.scores(), "points": list(self.points),
             "boxes": list(self.boxes), "target": self.options.target,
-            "history": self.history, "last": self.last, "result": self.final,
+            "history": [_scorecard_row(row) for row in self.history], "last": self.last,
+            "result": self.final,
             "options": self.options.to_dict(),
             "legal": [a.to_json() for a in self.legal_actions()] if seat == self.to_act else [],
         }
@@ -423,12 +426,12 @@ class GinState:
         other = 1 - seat
         twin = object.__new__(GinState)
         twin.__dict__.update(self.__dict__)
-        known = self.picked[other]
+        known = set(self.hands[other]) if self.revealed else self.picked[other]
         unseen = [c for c in self.hands[other] + self.stock + self.face_down if c not in known]
         rng.shuffle(unseen)
         hidden_count = len(self.hands[other]) - len(known)
         twin.hands = [list(h) for h in self.hands]
-        twin.hands[other] = [*sorted(known), *unseen[:hidden_count]]
+        twin.hands[other] = [c for c in self.hands[other] if c in known] + unseen[:hidden_count]
         twin.stock = unseen[hidden_count:hidden_count + len(self.stock)]
         twin.face_down = unseen[hidden_count + len(self.stock):]
         twin.discard = list(self.discard)
@@ -443,6 +446,21 @@ class GinState:
         return (f"gin hand {self.hand_number} {self.phase.value} to act {self.to_act}: "
                 f"{format_cards(self.hands[0])} | {format_cards(self.hands[1])} "
                 f"| up {format_cards(self.discard[-1:])} stock {len(self.stock)}")
+
+
+def _scorecard_row(row: dict[str, JSON]) -> dict[str, JSON]:
+    """A finished hand as the scorecard shows it: who scored what, no cards.
+
+    The full showdown of the latest hand is in the view's ``last`` until the
+    next deal; afterwards those cards are in play again and stay out of views.
+    """
+    keys = ("hand", "dealer", "kind", "winner", "points", "boxes", "totals", "knocker_seat",
+            "multiplier")
+    out: dict[str, JSON] = {key: row[key] for key in keys if key in row}
+    for side in ("knocker", "defender"):
+        if isinstance(row.get(side), dict):
+            out[f"{side}_deadwood"] = row[side]["points"]
+    return out
 
 
 _LEGAL: dict[Phase, Callable[[GinState], list[Action]]] = {
@@ -462,4 +480,5 @@ _APPLY: dict[Phase, Callable[[GinState, Action, Settlement | None], list[Event]]
     Phase.HAND_OVER: GinState._apply_hand_over,
 }
 
-__all__ = ["NAME", "PLAYERS", "GinState", "Phase", "final_settlement", "new_match", "replay", "value"]
+__all__ = ["NAME", "PLAYERS", "GinState", "Phase", "final_settlement", "new_match", "replay",
+           "value"]

@@ -141,7 +141,7 @@ def _place(cards: list[int], ends: list[_End]) -> list[Layoff] | None:
             grown = _extend(end, card)
             if grown is None:
                 continue
-            rest = _place(cards[:i] + cards[i + 1 :], ends[:j] + [grown] + ends[j + 1 :])
+            rest = _place([*cards[:i], *cards[i + 1 :]], [*ends[:j], grown, *ends[j + 1 :]])
             if rest is not None:
                 return [Layoff(card, j), *rest]
     return None
@@ -155,7 +155,9 @@ def defend(
         return SOLVER.best_melding(defender), ()
     candidates = _candidates(set(defender), knocker_melds)
     ends = _ends(knocker_melds)
-    best_points, best_cards, best_layoffs = SOLVER.deadwood(defender), (), ()
+    best_points = SOLVER.deadwood(defender)
+    best_cards: tuple[int, ...] = ()
+    best_layoffs: tuple[Layoff, ...] = ()
     for subset in range(1, 1 << len(candidates)):
         chosen = [c for i, c in enumerate(candidates) if subset >> i & 1]
         kept = [c for c in defender if c not in chosen]

@@ -1,0 +1,168 @@
+"""The conformance suite every registered game must pass.
+
+It plays seeded matches through the public contract only (``legal_actions``,
+``apply``, ``view``, ``record``, ``replay``, ``resample``) and checks at every
+step what DESIGN.md promises, plus card conservation and the absence of leaks
+proved against ``zones()``: where every card physically is.
+
+Leak rule: a card in the stock, face down, or in another seat's unrevealed
+hand may appear in a seat's view (or in an event sent to it) only if it was
+public before: seen in a spectator view since the current deal.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from cardtable.engine import Action, IllegalAction, get_game
+from cardtable.engine.cards import card as parse_card
+from cardtable.engine.cards import deck, str_card
+
+CARD_NAMES = {str_card(c).lower() for c in range(53)} | {f"10{s}" for s in "cdhs"}
+Policy = Callable[[Any, random.Random], Action]
+
+
+def random_policy(state: Any, rng: random.Random) -> Action:
+    return rng.choice(state.legal_actions())
+
+
+def eager_policy(state: Any, rng: random.Random) -> Action:
+    """Random, but ends hands whenever it can, so matches reach their target quickly."""
+    legal = state.legal_actions()
+    finishing = [a for a in legal if a.type in ("knock", "gin", "big_gin")]
+    return rng.choice(finishing) if finishing and rng.random() < 0.8 else rng.choice(legal)
+
+
+def cards_in(value: Any) -> Iterator[int]:
+    """Every card named anywhere in a JSON value (strings like ``"7h"`` or ``"7h 8h"``)."""
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from cards_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from cards_in(v)
+    elif isinstance(value, str):
+        for token in value.split():
+            if token.lower() in CARD_NAMES:
+                yield parse_card(token)
+
+
+def snapshot(state: Any, seats: int) -> str:
+    views = [state.view(s) for s in [*range(seats), None]]
+    return json.dumps([views, state.record(), state.current_player()], sort_keys=True)
+
+
+def forbidden(zones: dict[str, Any], seat: int | None, public: set[int]) -> set[int]:
+    hidden = set(zones["stock"]) | set(zones.get("face_down", []))
+    if not zones["revealed"]:
+        for s, hand in enumerate(zones["hands"]):
+            if s != seat:
+                hidden |= set(hand)
+    return hidden - public
+
+
+def illegal_probes(state: Any, rng: random.Random) -> list[Action]:
+    legal = set(state.legal_actions())
+    probes = [Action("no_such_move"), Action("discard", card=rng.randrange(52)),
+              Action("draw_stock"), Action("draw_discard"), Action("knock", card=rng.randrange(52)),
+              Action("pass"), Action("deal"), Action("bid", number=rng.randrange(14))]
+    return [p for p in probes if p not in legal]
+
+
+def play_match(name: str, options: Any, seed: int, policy: Policy = random_policy,
+               max_actions: int = 200_000) -> dict[str, Any]:
+    """Play one seeded match, checking every invariant at every step; returns stats."""
+    game = get_game(name)
+    players = game.PLAYERS[0]
+    rng = random.Random(seed)
+    state = game.new_match(options, players=players, rng=random.Random(seed))
+    full_deck = sorted(deck())
+    public: set[int] = set()
+    deal = None
+    stats = {"actions": 0, "illegal_probes": 0}
+    for _ in range(max_actions):
+        zones = state.zones()
+        if zones["deal"] != deal:
+            deal, public = zones["deal"], set()
+        # card conservation
+        held = [c for h in zones["hands"] for c in h]
+        assert sorted(held + zones["stock"] + zones.get("face_down", []) + zones["public"]) \
+            == full_deck
+        # no leaks in views, public cards remembered from the spectator's view
+        spectator = state.view(None)
+        json.dumps(spectator)
+        leaked = set(cards_in(spectator)) & forbidden(zones, None, public)
+        assert not leaked, f"the spectator sees {leaked} in {spectator}"
+        for seat in range(players):
+            view = state.view(seat)
+            leaked = set(cards_in(view)) & forbidden(zones, seat, public)
+            assert not leaked, f"seat {seat} sees {leaked}"
+        public |= set(cards_in(spectator))
+
+        if state.is_over():
+            assert state.current_player() is None and state.legal_actions() == []
+            break
+        legal = state.legal_actions()
+        assert legal, "no legal action in a live state"
+        assert legal == sorted(legal), "legal actions are not sorted"
+        assert len(set(legal)) == len(legal)
+        to_act = state.current_player()
+        assert to_act is not None
+        assert [a for a in state.view(to_act)["legal"]] == [a.to_json() for a in legal]
+        for action in legal:
+            assert Action.from_json(action.to_json()) == action
+            assert Action.parse(str(action)) == action
+
+        # an illegal action changes nothing
+        if rng.random() < 0.1:
+            before = snapshot(state, players)
+            for probe in illegal_probes(state, rng):
+                try:
+                    state.apply(probe)
+                except IllegalAction as error:
+                    assert error.reason
+                    stats["illegal_probes"] += 1
+                else:
+                    raise AssertionError(f"{probe} was accepted but is not legal")
+                assert snapshot(state, players) == before
+
+        # resampling keeps what the seat knows
+        if rng.random() < 0.05:
+            twin = state.resample(to_act, random.Random(seed + stats["actions"]))
+            assert twin.view(to_act) == state.view(to_act)
+            twin_zones = twin.zones()
+            assert sorted(twin_zones["hands"][to_act]) == sorted(zones["hands"][to_act])
+            assert [len(h) for h in twin_zones["hands"]] == [len(h) for h in zones["hands"]]
+            assert sorted([c for h in twin_zones["hands"] for c in h] + twin_zones["stock"]
+                          + twin_zones.get("face_down", []) + twin_zones["public"]) == full_deck
+            assert twin.legal_actions() == legal
+
+        events = state.apply(policy(state, rng))
+        stats["actions"] += 1
+        after = state.zones()
+        if after["deal"] == deal:
+            for seat in [*range(players), None]:
+                for event in events:
+                    seen = event.view(seat)
+                    json.dumps(seen)
+                    leaked = set(cards_in(seen)) & forbidden(after, seat, public)
+                    assert not leaked, f"event {event.type} shows {leaked} to seat {seat}"
+    else:
+        raise AssertionError("the match did not end")
+
+    # record / replay round-trips, and the record is plain JSON
+    record = json.loads(json.dumps(state.record()))
+    again = game.replay(record)
+    assert snapshot(again, players) == snapshot(state, players)
+    # same seed, same game
+    twin = game.new_match(options, players=players, rng=random.Random(seed))
+    replayed = copy.deepcopy(record["actions"])
+    for data in replayed:
+        twin.apply(Action.from_json(data))
+    assert twin.record() == state.record()
+    stats["result"] = state.result()
+    return stats
