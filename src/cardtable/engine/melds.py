@@ -228,8 +228,13 @@ class Solver:
         """Minimum deadwood points of ``cards``."""
         s0, s1, s2, s3 = masks = self._suit_masks(cards)
         dead = self._dead
-        if not ((s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)):
+        ranks3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+        if not ranks3:
             return dead[s0] + dead[s1] + dead[s2] + dead[s3]
+        if not ranks3 & (ranks3 - 1) and not ranks3 & s0 & s1 & s2 & s3:
+            keep = ~ranks3
+            return min(dead[s0] + dead[s1] + dead[s2] + dead[s3],
+                       dead[s0 & keep] + dead[s1 & keep] + dead[s2 & keep] + dead[s3 & keep])
         return self._best_sets(masks)[0]
 
     def _best_sets(
@@ -249,7 +254,23 @@ class Solver:
         """A minimum-deadwood arrangement of ``cards``: sets first, then runs by suit."""
         s0, s1, s2, s3 = masks = self._suit_masks(cards)
         laid = self._laid
-        if not ((s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)):
+        ranks3 = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+        if ranks3 and not ranks3 & (ranks3 - 1) and not ranks3 & s0 & s1 & s2 & s3:
+            # The common case past the fast path: one rank with exactly three
+            # cards. Either the set stands, or its cards serve runs.
+            dead = self._dead
+            t0, t1, t2, t3 = s0 & ~ranks3, s1 & ~ranks3, s2 & ~ranks3, s3 & ~ranks3
+            if dead[t0] + dead[t1] + dead[t2] + dead[t3] < dead[s0] + dead[s1] + dead[s2] + dead[s3]:
+                rank = ranks3.bit_length() - 1
+                group = tuple(s * 13 + rank for s, m in enumerate(masks) if m & ranks3)
+                m0, d0, p0 = laid[0][t0]
+                m1, d1, p1 = laid[1][t1]
+                m2, d2, p2 = laid[2][t2]
+                m3, d3, p3 = laid[3][t3]
+                return Melding((group, *m0, *m1, *m2, *m3), d0 + d1 + d2 + d3,
+                               p0 + p1 + p2 + p3)
+            ranks3 = 0
+        if not ranks3:
             m0, d0, p0 = laid[0][s0]
             m1, d1, p1 = laid[1][s1]
             m2, d2, p2 = laid[2][s2]
