@@ -260,7 +260,8 @@ class Solver:
             # cards. Either the set stands, or its cards serve runs.
             dead = self._dead
             t0, t1, t2, t3 = s0 & ~ranks3, s1 & ~ranks3, s2 & ~ranks3, s3 & ~ranks3
-            if dead[t0] + dead[t1] + dead[t2] + dead[t3] < dead[s0] + dead[s1] + dead[s2] + dead[s3]:
+            with_set = dead[t0] + dead[t1] + dead[t2] + dead[t3]
+            if with_set < dead[s0] + dead[s1] + dead[s2] + dead[s3]:
                 rank = ranks3.bit_length() - 1
                 group = tuple(s * 13 + rank for s, m in enumerate(masks) if m & ranks3)
                 m0, d0, p0 = laid[0][t0]

@@ -17,6 +17,7 @@ from ...cards import JOKER, format_cards
 from ...melds import GIN_VALUES, InvalidMeld, Melding, Solver, make_meld
 from .options import Options
 
+_DEFAULT_OPTIONS = Options()
 SOLVER = Solver()
 """Gin's minimum-deadwood solver: ace low only, court cards 10."""
 
@@ -255,7 +256,7 @@ def settle(
     to the options' limit (Oklahoma passes the upcard's); ``multiplier`` is 2
     for an Oklahoma spade hand.  ``ValueError`` if the knock is not allowed.
     """
-    options = options or Options()
+    options = options or _DEFAULT_OPTIONS
     limit = options.knock_limit if knock_limit is None else knock_limit
     knocker, defender = list(knocker_cards), list(defender_cards)
     everything = knocker + defender
