@@ -17,12 +17,11 @@ Action('deal')
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.engine.api import Action
-from cardtable.engine.cards import deadwood_value as value
-from cardtable.engine.cards import parse
+from cardtable.engine.cards import deadwood_value, parse
 from cardtable.engine.games.gin import best_melding, deadwood
 
 View = dict[str, Any]
@@ -63,7 +62,7 @@ def wants(hand: Sequence[int], card: int) -> bool:
     meld, so it does not count.
     """
     held = [*hand, card]
-    melds_in = deadwood(held) < deadwood(hand) + value(card)
+    melds_in = deadwood(held) < deadwood(hand) + deadwood_value(card)
     return melds_in and _least_after_discard(held, keep=card) < deadwood(hand)
 
 
@@ -89,15 +88,19 @@ def _discard(
     if "big_gin" in by_type:
         return by_type["big_gin"][0]
     after = {c: deadwood([x for x in hand if x != c]) for c in hand}
+
+    def least_left(a: Action) -> tuple[int, int]:
+        return after[_card(a)], -deadwood_value(_card(a))
+
     for kind in ("gin", "knock"):
         if kind in by_type:
-            return _pick(by_type[kind], key=lambda a: (after[_card(a)], -value(_card(a))), rng=rng)
+            return _pick(by_type[kind], key=least_left, rng=rng)
     discards = by_type.get("discard", [])
     if not discards:
         raise ValueError(f"no move the bot understands among {sorted(by_type)}")
     unmatched = set(best_melding(hand).deadwood)
     pool = [a for a in discards if _card(a) in unmatched] or discards
-    return _pick(pool, key=lambda a: (-value(_card(a)), after[_card(a)]), rng=rng)
+    return _pick(pool, key=lambda a: (-deadwood_value(_card(a)), after[_card(a)]), rng=rng)
 
 
 def _card(action: Action) -> int:
@@ -105,7 +108,8 @@ def _card(action: Action) -> int:
     return action.card
 
 
-def _pick(actions: list[Action], key: Any, rng: random.Random | None) -> Action:
+def _pick(actions: list[Action], key: Callable[[Action], tuple[int, int]],
+          rng: random.Random | None) -> Action:
     """The action with the smallest ``key``; ties go to ``rng``, else to the higher card."""
     best = min(key(a) for a in actions)
     tied = [a for a in actions if key(a) == best]

@@ -1,0 +1,260 @@
+"""The ``cardtable`` command: terminal play driven through a real pty, and ``bench``.
+
+The pexpect tests run the installed console script in a subprocess and answer
+its prompts the way a person would; timeouts are generous because CI machines
+are slow, not because anything is timed.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from cardtable import __version__, cli
+from cardtable.engine.api import Action
+from cardtable.terminal import BadInput, interpret, menu
+
+TIMEOUT = 30
+PROMPTS = ["move> ", "press Enter to deal", pexpect.EOF]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def command() -> list[str]:
+    script = shutil.which("cardtable") or str(Path(sys.executable).with_name("cardtable"))
+    if Path(script).exists():
+        return [script]
+    return [sys.executable, "-m", "cardtable.cli"]  # not installed as a script: same code
+
+
+def spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
+    program, *rest = command()
+    screen = io.StringIO()
+    # A colour terminal, as people use; the pty's size, not inherited COLUMNS, sets the width.
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
+    child = pexpect.spawn(program, [*rest, *args], encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(50, 160), env={**env, "TERM": "xterm-256color"})
+    child.logfile_read = screen
+    return child, screen
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+def last_turn(screen: io.StringIO) -> str:
+    """The latest "Your turn: ..." line and the menu under it."""
+    return plain(screen.getvalue()).rpartition("Your turn: ")[2]
+
+
+def finish(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.signalstatus is None, "killed by a signal instead of exiting"
+    return int(child.exitstatus)
+
+
+def test_express_match_by_menu_numbers_reaches_the_settlement() -> None:
+    child, screen = spawn("play", "gin", "--seed", "5", "--target", "1")
+    for _ in range(1000):
+        found = child.expect(PROMPTS)
+        if found == 2:
+            break
+        child.sendline("1" if found == 0 else "")
+    else:
+        pytest.fail("the match did not end")
+    assert finish(child) == 0
+    out = plain(screen.getvalue())
+    assert "Final settlement" in out and "the match by" in out
+    assert "Scorecard" in out and "Traceback" not in out
+
+
+def test_express_match_by_typed_commands() -> None:
+    """Pass the upcard, draw with 's', knock when the menu offers it, else throw the
+    first listed card with 'd <card>'."""
+    child, screen = spawn("play", "gin", "--seed", "11", "--target", "1")
+    typed = set()
+    for _ in range(1000):
+        found = child.expect(PROMPTS)
+        if found == 2:
+            break
+        if found == 1:
+            child.sendline("deal")
+            continue
+        turn = last_turn(screen)
+        if turn.startswith("take the upcard"):
+            reply = "pass"
+        elif turn.startswith("draw"):
+            reply = "s"
+        elif "or knock" in turn:
+            reply = "knock"
+        else:
+            first = re.search(r"discard:\s+1\) (\S+)", turn)
+            assert first, turn
+            reply = f"d {first.group(1)}"
+        typed.add(reply.split()[0])
+        child.sendline(reply)
+    else:
+        pytest.fail("the match did not end")
+    assert finish(child) == 0
+    assert {"s", "d"} <= typed
+    assert "Final settlement" in plain(screen.getvalue())
+
+
+def test_bad_input_is_refused_with_the_reason_and_asked_again() -> None:
+    child, screen = spawn("play", "gin", "--seed", "2")
+    child.expect("move> ")
+    child.sendline("foo")
+    child.expect("unknown command 'foo'")
+    child.expect("move> ")
+    child.sendline("discard Zz")
+    child.expect(re.escape("bad card 'Zz'"))
+    child.expect("move> ")
+    # Get to the first discard without going near a knock.
+    for _ in range(20):
+        turn = last_turn(screen)
+        if turn.startswith("discard a card."):
+            break
+        child.sendline("pass" if turn.startswith("take the upcard") else "s")
+        child.expect("move> ")
+    else:
+        pytest.fail("never reached a discard without a knock")
+    pile = re.findall(r"Pile\s+(\S\S)", plain(screen.getvalue()))[-1]
+    child.sendline(f"d {pile}")
+    child.expect(f"you do not hold {pile}")
+    child.expect("move> ")
+    child.sendline("knock")
+    child.expect(r"deadwood \d+ is above the knock limit 10")
+    child.expect("move> ")
+    child.sendline("99")
+    child.expect("choose a number from 1 to")
+    child.expect("move> ")
+    child.sendline("quit")
+    assert finish(child) == 0
+    assert "Traceback" not in screen.getvalue()
+
+
+def test_ctrl_c_exits_cleanly() -> None:
+    child, screen = spawn("play", "gin", "--seed", "3")
+    child.expect("move> ")
+    child.sendintr()
+    assert finish(child) in (0, 130)
+    out = plain(screen.getvalue())
+    assert "abandoned" in out and "Traceback" not in out
+
+
+def test_end_of_input_exits_cleanly() -> None:
+    child, screen = spawn("play", "gin", "--seed", "3")
+    child.expect("move> ")
+    child.sendeof()
+    assert finish(child) == 0
+    assert "Traceback" not in screen.getvalue()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--preset", "nope"], "unknown preset 'nope'; presets: standard, pagat, oklahoma"),
+    (["--target", "0"], "option 'target' must be an integer from 1 to 10000"),
+])
+def test_bad_options_exit_2_with_the_reason(args: list[str], message: str) -> None:
+    done = subprocess.run([*command(), "play", "gin", *args], capture_output=True, text=True,
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+# -- bench: bench/<game>.py of the source checkout ----------------------------------------------
+
+
+def test_bench_runs_the_checkout_module_with_the_arguments(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "gin.py").write_text(
+        "import sys\n"
+        "def main(argv):\n"
+        "    print('bench got', argv)\n"
+        "    return 3\n")
+    monkeypatch.setattr(cli, "BENCH_DIR", tmp_path)
+    assert cli.main(["bench", "gin", "--hands", "10", "--no-peers"]) == 3
+    assert str(tmp_path) not in sys.path
+
+
+def test_bench_without_a_checkout_is_a_clear_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "BENCH_DIR", tmp_path / "missing")
+    assert cli.main(["bench", "gin"]) == 2
+    assert "source checkout" in capsys.readouterr().err
+
+
+def test_bench_points_at_the_repository_bench_directory() -> None:
+    assert Path(__file__).resolve().parents[1] / "bench" == cli.BENCH_DIR
+
+
+# -- typed commands, without a terminal ---------------------------------------------------------
+
+
+def discard_view() -> dict[str, object]:
+    """Seat 0 holding 11: 3h4h5h 7c7d7s JcQcKc melded, Ad and 9s loose."""
+    hand = ["7c", "Jc", "Qc", "Kc", "Ad", "7d", "3h", "4h", "5h", "7s", "9s"]
+    legal = [{"type": "discard", "card": c} for c in hand]
+    legal += [{"type": "knock", "card": c} for c in ("Ad", "9s")]
+    return {"phase": "discard", "taken": None, "discard": ["Qd"], "legal": legal,
+            "hands": [{"cards": hand}, {"count": 10}],
+            "melding": {"melds": [["3h", "4h", "5h"], ["7c", "7d", "7s"], ["Jc", "Qc", "Kc"]],
+                        "deadwood": ["Ad", "9s"], "points": 10}}
+
+
+@pytest.mark.parametrize(("text", "move"), [
+    ("1", "knock 9s"),  # the knock leaving least deadwood comes first
+    ("knock", "knock 9s"),
+    ("k ad", "knock Ad"),
+    ("d 9s", "discard 9s"),
+    ("discard 10d", "discard Td"),
+    ("9s", "discard 9s"),
+    ("s", "draw_stock"),
+    ("pile", "draw_discard"),
+])
+def test_typed_commands(text: str, move: str) -> None:
+    view = discard_view()
+    assert interpret(text, view, menu(view)) == Action.parse(move)
+
+
+def test_menu_lists_knocks_then_unmatched_cards_highest_first() -> None:
+    view = discard_view()
+    assert [str(c.action) for c in menu(view)][:4] == [
+        "knock 9s", "knock Ad", "discard 9s", "discard Ad"]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("", "type a menu number"),
+    ("foo", "unknown command 'foo'"),
+    ("d", "which card?"),
+    ("d Zz", "bad card 'Zz'"),
+    ("0", "choose a number from 1 to 13"),
+])
+def test_typed_nonsense_is_refused_with_a_reason(text: str, reason: str) -> None:
+    view = discard_view()
+    with pytest.raises(BadInput, match=re.escape(reason)):
+        interpret(text, view, menu(view))
+
+
+def test_p_is_ambiguous_before_the_first_draw() -> None:
+    view = {"phase": "first_upcard", "discard": ["7h"], "taken": None, "legal": [
+        {"type": "pass"}, {"type": "take_upcard"}], "hands": [{"cards": []}]}
+    with pytest.raises(BadInput, match="pile or pass"):
+        interpret("p", view, menu(view))
+    assert interpret("pile", view, menu(view)) == Action("take_upcard")
