@@ -23,6 +23,7 @@ from typing import Any
 from cardtable.engine.api import Action
 from cardtable.engine.cards import deadwood_value, parse
 from cardtable.engine.games.gin import best_melding, deadwood
+from cardtable.engine.games.gin.showdown import SOLVER
 
 View = dict[str, Any]
 
@@ -50,7 +51,8 @@ def _pile_top(view: View) -> int | None:
 
 def _least_after_discard(cards: Sequence[int], keep: int | None) -> int:
     """Least deadwood after throwing one card other than ``keep``."""
-    return min(deadwood([c for c in cards if c != thrown]) for thrown in cards if thrown != keep)
+    after = SOLVER.deadwood_after_each_discard(cards)
+    return min(left for thrown, left in after.items() if thrown != keep)
 
 
 def wants(hand: Sequence[int], card: int) -> bool:
