@@ -145,8 +145,7 @@ class GinState:
         """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
         legal = self._legal if self._legal is not None else self.legal_actions()
         plain = Action(action.type, card=action.card) if action.melds else action
-        # Identity first: callers usually pass back one of the shared legal objects.
-        known = any(a is plain for a in legal) or plain in legal
+        known = plain in legal
         if not known or (action.melds and action.type not in ("knock", "gin")):
             raise IllegalAction(self._why_illegal(action))
         settlement = None
