@@ -85,7 +85,7 @@ class GinState:
     def __init__(self, options: Options, chance: Chance):
         self.options = options
         self._chance = chance
-        self._actions: list[dict[str, JSON]] = []
+        self._actions: list[Action] = []
         self.points = [0, 0]  # hand points won
         self.boxes = [0, 0]
         self.history: list[dict[str, JSON]] = []  # one scorecard row per hand
@@ -93,6 +93,7 @@ class GinState:
         self.final: dict[str, JSON] | None = None
         self.last: dict[str, JSON] | None = None  # the last hand's outcome
         self._legal: list[Action] | None = None
+        self._legal_ids: set[int] = set()
         self.dealer = chance.below(2)
         self._deal()
 
@@ -139,20 +140,23 @@ class GinState:
     def legal_actions(self) -> list[Action]:
         if self._legal is None:
             self._legal = _LEGAL[self.phase](self)
+            self._legal_ids = set(map(id, self._legal))
         return list(self._legal)
 
     def apply(self, action: Action) -> list[Event]:
         """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
         legal = self._legal if self._legal is not None else self.legal_actions()
         plain = Action(action.type, card=action.card) if action.melds else action
-        known = plain in legal
+        # Callers usually hand back one of the legal objects: match by identity
+        # before paying for dataclass equality.
+        known = id(plain) in self._legal_ids or plain in legal
         if not known or (action.melds and action.type not in ("knock", "gin")):
             raise IllegalAction(self._why_illegal(action))
         settlement = None
         if action.type in ("knock", "gin", "big_gin"):
             settlement = self._settle(action)
         self._legal = None
-        self._actions.append(action.to_json())
+        self._actions.append(action)
         return _APPLY[self.phase](self, action, settlement)
 
     def _why_illegal(self, action: Action) -> str:
@@ -257,12 +261,13 @@ class GinState:
         # Built in sorted order (type, then card) from shared Action objects:
         # random playouts and bots call this on every turn.
         hand = sorted(self.hands[self._seat()])
-        moves: list[Action] = []
-        if self.options.big_gin_bonus and SOLVER.deadwood(hand) == 0:
-            moves.append(_BIG_GIN)
+        least, _ = SOLVER.best_discard(hand)
+        # 11 cards all melded include a meld of 4+ that can spare a card, so
+        # big gin is only possible when some discard leaves no deadwood.
+        moves = [_BIG_GIN] if self.options.big_gin_bonus and least == 0 and \
+            SOLVER.deadwood(hand) == 0 else []
         if not self.must_knock:
             moves += [_DISCARD[c] for c in hand if c != self.taken]
-        least, _ = SOLVER.best_discard(hand)
         if least <= self.knock_limit:
             after = SOLVER.deadwood_after_each_discard(hand)
             allowed = [c for c in hand if c != self.taken and after[c] <= self.knock_limit]
@@ -414,7 +419,8 @@ class GinState:
     def record(self) -> dict[str, JSON]:
         """Server-only: options, chance outcomes (deck orders) and actions."""
         return {"game": NAME, "options": self.options.to_dict(), "players": 2,
-                "chance": list(self._chance.outcomes), "actions": list(self._actions)}
+                "chance": list(self._chance.outcomes),
+                "actions": [a.to_json() for a in self._actions]}
 
     def zones(self) -> dict[str, Any]:
         """Server/test-only: where every card is, for conservation and leak checks."""
