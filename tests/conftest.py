@@ -38,3 +38,6 @@ def brute_force_deadwood(cards: Sequence[int], ace_high: bool = False,
 
     walk(0, frozenset())
     return best
+
+
+from server_harness import server  # noqa: E402, F401  (the real-server fixture, for every test)

@@ -35,6 +35,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, metavar="N",
                       help="reproducible deals (otherwise the system's secure randomness)")
 
+    serve = commands.add_parser("serve", help="run the card room server (then open a browser)",
+                                description="Serve the card room: SQLite in the data directory, "
+                                            "or PostgreSQL when DATABASE_URL is set.")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--data-dir", type=Path, metavar="DIR",
+                       help="where the SQLite database lives (default ~/.local/share/cardtable)")
+
     bench = commands.add_parser("bench", help="run a benchmark (source checkout only)",
                                 description="Run bench/<game>.py from the source checkout; "
                                             "the remaining arguments go to it.",
@@ -48,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "play":
         return play(args.game, args.preset, args.target, args.seed)
+    if args.command == "serve":
+        return serve(args.host, args.port, args.data_dir)
     return bench(args.game, args.args)
 
 
@@ -66,6 +76,23 @@ def play(game: str, preset: str, target: int | None, seed: int | None) -> int:
         return 2
     rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
     return play_gin(options, rng)
+
+
+def serve(host: str, port: int, data_dir: Path | None) -> int:
+    import uvicorn
+
+    from cardtable.server.app import create_app
+    from cardtable.server.config import Settings
+
+    settings = Settings.from_env(data_dir)
+    where = "DATABASE_URL" if settings.database_url else settings.data_dir / "cardtable.db"
+    print(f"cardtable {__version__}: open http://{host}:{port}/ in a browser (data: {where})",
+          flush=True)
+    # Frames over max_frame_bytes close the socket with 1009 inside the websockets library.
+    uvicorn.run(create_app(settings), host=host, port=port, ws="websockets-sansio",
+                ws_max_size=settings.max_frame_bytes, log_level="warning",
+                timeout_graceful_shutdown=3)
+    return 0
 
 
 def bench(game: str, argv: list[str]) -> int:

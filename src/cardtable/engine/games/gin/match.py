@@ -422,6 +422,10 @@ class GinState:
                 "chance": list(self._chance.outcomes),
                 "actions": [a.to_json() for a in self._actions]}
 
+    def chance_outcomes(self) -> list[JSON]:
+        """Server-only: every chance outcome drawn so far (the server logs the new ones)."""
+        return list(self._chance.outcomes)
+
     def zones(self) -> dict[str, Any]:
         """Server/test-only: where every card is, for conservation and leak checks."""
         return {"hands": [list(h) for h in self.hands], "stock": list(self.stock),

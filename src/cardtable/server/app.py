@@ -1,0 +1,175 @@
+"""The ASGI app: pages, the table API and the table WebSocket (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect
+
+from ..engine import GAMES, get_game
+from ..store import Store, database_url
+from . import protocol as p
+from .config import Settings
+from .connection import Connection
+from .registry import Registry
+from .security import SECURITY_HEADERS, SlidingWindow, TokenBucket, origin_allowed
+
+WEB = Path(__file__).resolve().parents[1] / "web"
+TITLES = {"gin": "Gin Rummy"}
+CLOSE_BAD_TOKEN, CLOSE_UNKNOWN_TABLE, CLOSE_RATE = 4003, 4004, 1008
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = settings.database_url or database_url(settings.data_dir)
+        store = await Store.open(url)
+        app.state.registry = Registry(store, settings)
+        try:
+            yield
+        finally:
+            await app.state.registry.close()
+            await store.close()
+
+    app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=None, redoc_url=None)
+    lookups = SlidingWindow(settings.join_limit, settings.join_window)
+
+    @app.middleware("http")
+    async def security_headers(request: Request,
+                               call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    def registry(request: Request | WebSocket) -> Registry:
+        found: Registry = request.app.state.registry
+        return found
+
+    def limit_lookups(request: Request) -> None:
+        address = request.client.host if request.client else "?"
+        if not lookups.allow(address):
+            raise HTTPException(429, "too many room-code lookups; wait a minute")
+
+    # -- pages --------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/t/{code}", include_in_schema=False)
+    async def page(code: str | None = None) -> FileResponse:
+        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+
+    if WEB.is_dir():
+        app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    # -- API ------------------------------------------------------------------------------------
+
+    @app.get("/api/games")
+    async def games() -> dict[str, Any]:
+        out = []
+        for name in GAMES:
+            game = get_game(name)
+            out.append({"name": name, "title": TITLES.get(name, name),
+                        "players": list(game.PLAYERS), "presets": list(game.Options.PRESETS),
+                        "default_preset": game.Options.DEFAULT_PRESET,
+                        "options": game.Options.describe()})
+        return {"games": out}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: p.CreateTable, request: Request) -> p.SeatGrant:
+        try:
+            table, seat, token = await registry(request).create(
+                body.game, body.options, body.opponent, body.name)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        code = table.record.code
+        return p.SeatGrant(table_id=table.table_id, code=code, seat=seat, token=token,
+                           invite_url=f"/t/{code}")
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str, request: Request) -> p.TableInfo:
+        limit_lookups(request)
+        table = await registry(request).by_code(code)
+        if table is None:
+            raise HTTPException(404, "no table has that code")
+        return await table.info()
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, body: p.JoinTable, request: Request) -> p.SeatGrant:
+        limit_lookups(request)
+        table = await registry(request).by_code(code)
+        if table is None:
+            raise HTTPException(404, "no table has that code")
+        granted = await table.join(body.name)
+        if granted is None:
+            raise HTTPException(409, "the table is full")
+        seat, token = granted
+        return p.SeatGrant(table_id=table.table_id, code=table.record.code, seat=seat,
+                           token=token, invite_url=f"/t/{table.record.code}")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        return JSONResponse({"detail": error.detail}, status_code=error.status_code,
+                            headers=SECURITY_HEADERS)
+
+    # -- the table socket ----------------------------------------------------------------------
+
+    @app.websocket("/ws/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(websocket.headers, settings.allowed_origins):
+            await websocket.close(code=CLOSE_RATE)  # before accept: the handshake gets a 403
+            return
+        await websocket.accept()
+        table = await registry(websocket).get(table_id)
+        if table is None:
+            await websocket.close(code=CLOSE_UNKNOWN_TABLE, reason="unknown table")
+            return
+        conn = Connection(websocket)
+        writer = asyncio.create_task(conn.write_loop())
+        bucket = TokenBucket(settings.frame_rate, settings.frame_burst)
+        attached = False
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if not bucket.take():
+                    await websocket.close(code=CLOSE_RATE, reason="too many frames")
+                    break
+                try:
+                    frame = p.parse_client_frame(message.get("text") or message.get("bytes")
+                                                 or b"")
+                except p.ProtocolError as error:
+                    conn.send(p.frame("error", table.version, p.ErrorData(
+                        code=error.code, message=error.message, id=error.ref)))
+                    if attached:
+                        table.submit(conn, p.Sync(t="sync"))
+                    continue
+                if attached:
+                    table.submit(conn, frame)
+                elif not isinstance(frame, p.Hello):
+                    conn.send(p.frame("error", table.version, p.ErrorData(
+                        code="hello_first", message="say hello with your seat token first")))
+                elif await table.attach(conn, frame):
+                    attached = True
+                else:
+                    await websocket.send_text(p.frame("error", table.version, p.ErrorData(
+                        code="bad_token", message="that seat token is not valid here")))
+                    await websocket.close(code=CLOSE_BAD_TOKEN, reason="bad seat token")
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if attached:
+                table.detach(conn)
+            conn.close()
+            writer.cancel()
+
+    return app

@@ -1,0 +1,185 @@
+"""Wire frames ``{"t": type, "v": version, "d": data}``, typed; see docs/protocol.md.
+
+Inbound text is parsed by :func:`parse_client_frame`, which turns every kind
+of bad input into a :class:`ProtocolError` with a code the client can act on.
+
+>>> parse_client_frame('{"t": "act", "v": 3, "d": {"id": "c1", "action": {"type": "pass"}}}').v
+3
+>>> parse_client_frame('{"t": "dance"}')
+Traceback (most recent call last):
+...
+cardtable.server.protocol.ProtocolError: unknown_type: unknown frame type 'dance'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+JSON = Any
+
+
+class ProtocolError(ValueError):
+    """A refused frame: ``code`` from the table in docs/protocol.md and a reason."""
+
+    def __init__(self, code: str, message: str, ref: str | None = None):
+        super().__init__(f"{code}: {message}")
+        self.code, self.message, self.ref = code, message, ref
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# -- client -> server ----------------------------------------------------------------------
+
+
+class HelloData(_Strict):
+    token: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
+    spectate: bool = False
+
+
+class Hello(_Strict):
+    t: Literal["hello"]
+    v: int | None = None
+    d: HelloData
+
+
+class ActData(_Strict):
+    id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    action: dict[str, JSON]
+
+
+class Act(_Strict):
+    t: Literal["act"]
+    v: int
+    d: ActData
+
+
+class Sync(_Strict):
+    t: Literal["sync"]
+    v: int | None = None
+    d: dict[str, JSON] = Field(default_factory=dict)
+
+
+class Rematch(_Strict):
+    t: Literal["rematch"]
+    v: int | None = None
+    d: dict[str, JSON] = Field(default_factory=dict)
+
+
+class Ping(_Strict):
+    t: Literal["ping"]
+    v: int | None = None
+    d: dict[str, JSON] = Field(default_factory=dict)
+
+
+AnyClientFrame = Hello | Act | Sync | Rematch | Ping
+ClientFrame = Annotated[AnyClientFrame, Field(discriminator="t")]
+_CLIENT: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
+CLIENT_TYPES = ("hello", "act", "sync", "rematch", "ping")
+
+
+def parse_client_frame(text: str | bytes) -> AnyClientFrame:
+    """Decode one inbound frame or raise :class:`ProtocolError`."""
+    if isinstance(text, bytes):
+        raise ProtocolError("bad_frame", "frames are JSON text, not binary")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ProtocolError("bad_frame", "the frame is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_frame", "a frame is a JSON object {\"t\", \"v\", \"d\"}")
+    kind = data.get("t")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_frame", "a frame needs a type 't'")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown frame type {kind[:32]!r}")
+    ref = None
+    if isinstance(data.get("d"), dict) and isinstance(data["d"].get("id"), str):
+        ref = data["d"]["id"][:64]
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "frame"
+        raise ProtocolError("bad_frame", f"{where}: {first['msg']}", ref) from None
+
+
+# -- server -> client ----------------------------------------------------------------------
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str | None
+    kind: Literal["human", "bot"]
+    taken: bool
+    connected: bool
+
+
+class TableInfo(BaseModel):
+    table_id: str
+    code: str
+    game: str
+    options: dict[str, JSON]
+    status: Literal["waiting", "playing", "over"]
+    seats: list[SeatInfo]
+
+
+class WelcomeData(BaseModel):
+    seat: int | None
+    role: Literal["player", "spectator"]
+    table: TableInfo
+
+
+class ViewData(BaseModel):
+    view: dict[str, JSON]
+    events: list[dict[str, JSON]] = Field(default_factory=list)
+    ack: str | None = None
+    rematch: list[int] = Field(default_factory=list)
+
+
+class ErrorData(BaseModel):
+    code: str
+    message: str
+    id: str | None = None
+
+
+class SeatsData(BaseModel):
+    seats: list[SeatInfo]
+
+
+def frame(kind: str, version: int, data: BaseModel | dict[str, JSON]) -> str:
+    """Serialize one outbound frame."""
+    body = data.model_dump(mode="json") if isinstance(data, BaseModel) else data
+    return json.dumps({"t": kind, "v": version, "d": body}, separators=(",", ":"))
+
+
+# -- HTTP bodies ---------------------------------------------------------------------------
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = "gin"
+    options: dict[str, JSON] = Field(default_factory=dict)
+    opponent: Literal["computer", "friend"] = "computer"
+    name: Name = "Guest"
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name = "Guest"
+
+
+class SeatGrant(BaseModel):
+    table_id: str
+    code: str
+    seat: int
+    token: str
+    invite_url: str

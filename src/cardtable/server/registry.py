@@ -1,0 +1,89 @@
+"""The live tables of this process: created here, or loaded from the log on first use."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+from ..engine import get_game
+from ..store import CodeTaken, SeatRecord, Store, TableRecord
+from .config import Settings
+from .security import hash_token, new_code, new_table_id, new_token
+from .table import Table, rebuild
+
+COMPUTER_NAME = "Computer"
+
+
+class Registry:
+    def __init__(self, store: Store, settings: Settings):
+        self.store, self.settings = store, settings
+        self._tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def create(self, game_name: str, options: dict[str, Any], opponent: str,
+                     name: str) -> tuple[Table, int, str]:
+        """A new table with its match dealt; the creator takes seat 0.
+
+        ``ValueError`` for an unknown game or bad options (the engine's reason).
+        """
+        game = get_game(game_name)
+        parsed = game.Options.from_dict(options)
+        players = game.PLAYERS[0]
+        state = game.new_match(parsed, players=players, rng=secrets.SystemRandom())
+        token = new_token()
+        seats = [SeatRecord(0, name, "human", hash_token(token))]
+        for seat in range(1, players):
+            seats.append(SeatRecord(seat, COMPUTER_NAME, "bot", None) if opponent == "computer"
+                         else SeatRecord(seat, None, "human", None))
+        for _ in range(20):
+            record = TableRecord(
+                table_id=new_table_id(), code=new_code(), game=game_name,
+                options=parsed.to_dict(), players=players, seats=seats,
+                private=opponent == "friend",
+                status="playing" if opponent == "computer" else "waiting",
+                start_chance=state.chance_outcomes())
+            try:
+                await self.store.create_table(record)
+                break
+            except CodeTaken:
+                continue
+        else:
+            raise RuntimeError("could not find a free room code")
+        table = Table(record=record, state=state, version=0, store=self.store,
+                      settings=self.settings)
+        self._tables[record.table_id] = table
+        table.start()
+        return table, 0, token
+
+    async def get(self, table_id: str) -> Table | None:
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:  # two sockets arriving at once must not build two actors
+            table = self._tables.get(table_id)
+            if table is None:
+                table = await self._load(table_id)
+        return table
+
+    async def by_code(self, code: str) -> Table | None:
+        record = await self.store.get_table_by_code(code.strip().upper())
+        return None if record is None else await self.get(record.table_id)
+
+    async def _load(self, table_id: str) -> Table | None:
+        record = await self.store.get_table(table_id)
+        if record is None:
+            return None
+        events = await self.store.load_events(table_id)
+        state, commands = rebuild(record, events)
+        table = Table(record=record, state=state, version=events[-1].version if events else 0,
+                      store=self.store, settings=self.settings, commands=commands)
+        self._tables[table_id] = table
+        table.start()
+        return table
+
+    async def close(self) -> None:
+        for table in list(self._tables.values()):
+            await table.stop()
+        self._tables.clear()

@@ -1,0 +1,101 @@
+"""A real `cardtable serve` process for tests: start, kill -9, restart."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``python -m cardtable serve`` on a free port of 127.0.0.1."""
+
+    def __init__(self, data_dir: Path, *, database_url: str | None = None,
+                 env: dict[str, str] | None = None, port: int | None = None):
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.env = {**os.environ, "CARDTABLE_BOT_DELAY": "0", **(env or {})}
+        self.env.pop("DATABASE_URL", None)
+        if database_url:
+            self.env["DATABASE_URL"] = database_url
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = data_dir / "server.log"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.base_url}/api/games", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not start: {self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown, no flush."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def restart(self) -> ServerProcess:
+        self.kill()
+        return self.start()
+
+    def output(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A started server on a fresh SQLite data directory, shared by a test module.
+
+    Computer players move without delay, and room-code lookups are not rate
+    limited (every test connects from 127.0.0.1); tests of those limits and
+    of crashes start their own :class:`ServerProcess`.
+    """
+    process = ServerProcess(tmp_path_factory.mktemp("server") / "data",
+                            env={"CARDTABLE_JOIN_LIMIT": "100000"}).start()
+    try:
+        yield process
+    finally:
+        process.stop()

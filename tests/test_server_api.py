@@ -1,0 +1,78 @@
+"""The HTTP API and pages of a real server process."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from server_harness import ServerProcess
+
+
+def test_games_and_pages_carry_security_headers(server: ServerProcess) -> None:
+    games = httpx.get(f"{server.base_url}/api/games").json()["games"]
+    gin = next(g for g in games if g["name"] == "gin")
+    assert gin["presets"] == ["standard", "pagat", "oklahoma"] and gin["players"] == [2]
+    assert any(o["name"] == "target" and o["range"] == [1, 10000] for o in gin["options"])
+    for path in ("/", "/t/ABCDEF", "/api/games", "/api/tables/ZZZZZZ"):
+        response = httpx.get(server.base_url + path)
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp, path
+        assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_create_against_the_computer(server: ServerProcess) -> None:
+    answer = httpx.post(f"{server.base_url}/api/tables",
+                        json={"game": "gin", "options": {"preset": "oklahoma"},
+                              "opponent": "computer", "name": "Ann"})
+    assert answer.status_code == 201
+    grant = answer.json()
+    assert grant["seat"] == 0 and len(grant["token"]) >= 22 and len(grant["code"]) == 6
+    assert grant["invite_url"] == f"/t/{grant['code']}"
+    info = httpx.get(f"{server.base_url}/api/tables/{grant['code'].lower()}").json()
+    assert info["status"] == "playing" and info["options"]["target"] == 150
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot"]
+    assert "token" not in str(info) and grant["token"] not in str(info)
+
+
+def test_friend_table_join_then_full(server: ServerProcess) -> None:
+    grant = httpx.post(f"{server.base_url}/api/tables",
+                       json={"opponent": "friend", "name": "Ann"}).json()
+    info = httpx.get(f"{server.base_url}/api/tables/{grant['code']}").json()
+    assert info["status"] == "waiting" and info["seats"][1]["taken"] is False
+    joined = httpx.post(f"{server.base_url}/api/tables/{grant['code']}/join",
+                        json={"name": "Bob"}).json()
+    assert joined["seat"] == 1 and joined["table_id"] == grant["table_id"]
+    assert joined["token"] != grant["token"]
+    info = httpx.get(f"{server.base_url}/api/tables/{grant['code']}").json()
+    assert info["status"] == "playing" and info["seats"][1]["name"] == "Bob"
+    full = httpx.post(f"{server.base_url}/api/tables/{grant['code']}/join", json={"name": "Cy"})
+    assert full.status_code == 409 and full.json()["detail"] == "the table is full"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "detail"),
+    [({"game": "chess"}, 422, "unknown game 'chess'"),
+     ({"options": {"target": 0}}, 422, "'target' must be an integer from 1 to 10000"),
+     ({"options": {"colour": "red"}}, 422, "unknown option 'colour'"),
+     ({"opponent": "martian"}, 422, None),
+     ({"name": ""}, 422, None),
+     ({"name": "x" * 25}, 422, None)],
+)
+def test_bad_table_requests_are_refused(server: ServerProcess, body: dict[str, object],
+                                        status: int, detail: str | None) -> None:
+    answer = httpx.post(f"{server.base_url}/api/tables", json=body)
+    assert answer.status_code == status
+    if detail:
+        assert detail in answer.json()["detail"]
+
+
+def test_unknown_code_and_lookup_rate_limit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    process = ServerProcess(tmp_path / "data", env={"CARDTABLE_JOIN_LIMIT": "5"}).start()
+    try:
+        answers = [httpx.get(f"{process.base_url}/api/tables/ZZZZZ{i}") for i in range(5)]
+        assert all(a.status_code == 404 for a in answers)
+        limited = httpx.post(f"{process.base_url}/api/tables/ZZZZZZ/join", json={"name": "x"})
+        assert limited.status_code == 429 and "too many" in limited.json()["detail"]
+        assert httpx.get(f"{process.base_url}/api/games").status_code == 200  # not limited
+    finally:
+        process.stop()
