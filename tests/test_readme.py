@@ -21,4 +21,4 @@ def test_readme_example_runs() -> None:
 
 def test_readme_opens_with_the_two_commands() -> None:
     head = README.read_text().split("```")[1]
-    assert "cardtable play gin" in head and "pytest" in head
+    assert "cardtable serve" in head and "pytest" in head
