@@ -200,8 +200,8 @@ class Table:
         token = new_token()
         seats = [SeatRecord(s.seat, command.data, s.kind, hash_token(token))
                  if s.seat == free[0].seat else s for s in self.record.seats]
-        await self.store.update_table(self.table_id, seats=seats, status=None)
         self.record.seats = seats
+        await self.store.update_table(self.table_id, seats=seats, status=self._status())
         self._broadcast_seats()
         self._schedule_bot()
         return free[0].seat, token
