@@ -200,8 +200,9 @@ class Table:
         token = new_token()
         seats = [SeatRecord(s.seat, command.data, s.kind, hash_token(token))
                  if s.seat == free[0].seat else s for s in self.record.seats]
-        self.record.seats = seats
-        await self.store.update_table(self.table_id, seats=seats, status=self._status())
+        status = "waiting" if any(s.name is None for s in seats) else "playing"
+        await self.store.update_table(self.table_id, seats=seats, status=status)
+        self.record.seats = seats  # only once it is saved
         self._broadcast_seats()
         self._schedule_bot()
         return free[0].seat, token
