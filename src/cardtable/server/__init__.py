@@ -1,0 +1,1 @@
+"""The card room server: FastAPI app, table actors, protocol and security."""

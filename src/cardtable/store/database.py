@@ -1,0 +1,192 @@
+"""The Store: tables and their append-only event logs, on SQLite or PostgreSQL.
+
+Every method is one transaction, committed before it returns. ``append_event`` is what the
+server's durability rests on: once it returns, the event is on disk (SQLite: WAL with
+``synchronous=FULL``; PostgreSQL: ``synchronous_commit`` as configured, on by default).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Row, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from cardtable.store.engine import create_engine, normalize_url, writer
+from cardtable.store.migrate import upgrade
+from cardtable.store.models import card_tables, table_events
+from cardtable.store.records import (
+    CodeTaken,
+    DuplicateCommand,
+    EventRecord,
+    SeatRecord,
+    TableExists,
+    TableRecord,
+    UnknownTable,
+    VersionConflict,
+)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """Persistence of tables and event logs. Make one with ``await Store.open(url)``."""
+
+    def __init__(self, url: str, engine: AsyncEngine) -> None:
+        self.url = url
+        self.engine = engine
+        self._writer = writer(engine)
+
+    @classmethod
+    async def open(cls, url: str) -> Store:
+        """Connect to ``url`` and migrate the database to the newest schema (a no-op if it is).
+
+        Call it from a running event loop; it needs no thread.
+        """
+        url = normalize_url(url)
+        engine = create_engine(url)
+        try:
+            await upgrade(engine)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(url, engine)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- tables -------------------------------------------------------------------------
+
+    async def create_table(self, record: TableRecord) -> None:
+        """Insert a new table. Sets ``record.created_at`` if it is None.
+
+        Raises CodeTaken if the room code is in use, TableExists if the table_id is.
+        """
+        if record.created_at is None:
+            record.created_at = utcnow()
+        code = record.code.upper()
+        row = {
+            "table_id": record.table_id, "code": code, "game": record.game,
+            "options": record.options, "players": record.players,
+            "seats": [seat.to_json() for seat in record.seats], "private": record.private,
+            "status": record.status, "start_chance": record.start_chance,
+            "created_at": record.created_at, "updated_at": record.created_at,
+        }
+        async with self._writer.begin() as conn:
+            taken = await conn.scalar(
+                select(card_tables.c.table_id).where(card_tables.c.code == code))
+            if taken is not None:
+                raise CodeTaken(f"room code {code} is in use")
+            try:
+                await conn.execute(insert(card_tables).values(row))
+            except IntegrityError as exc:
+                if "code" in str(exc.orig):
+                    raise CodeTaken(f"room code {code} is in use") from exc
+                raise TableExists(f"table {record.table_id} exists") from exc
+
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(card_tables).where(card_tables.c.table_id == table_id))).first()
+        return None if row is None else _table_record(row)
+
+    async def get_table_by_code(self, code: str) -> TableRecord | None:
+        """The table with this room code, in any letter case."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(card_tables).where(card_tables.c.code == code.strip().upper()))).first()
+        return None if row is None else _table_record(row)
+
+    async def update_table(self, table_id: str, *, seats: list[SeatRecord] | None = None,
+                           status: str | None = None) -> None:
+        """Replace the seats and/or the status of a table. Raises UnknownTable."""
+        values: dict[str, Any] = {"updated_at": utcnow()}
+        if seats is not None:
+            values["seats"] = [seat.to_json() for seat in seats]
+        if status is not None:
+            values["status"] = status
+        async with self._writer.begin() as conn:
+            result = await conn.execute(
+                update(card_tables).where(card_tables.c.table_id == table_id).values(values))
+            if result.rowcount == 0:
+                raise UnknownTable(f"no table {table_id}")
+
+    async def table_ids(self, status: str | None = None) -> list[str]:
+        """The ids of all tables (or those with this status), oldest first."""
+        query = select(card_tables.c.table_id).order_by(
+            card_tables.c.created_at, card_tables.c.table_id)
+        if status is not None:
+            query = query.where(card_tables.c.status == status)
+        async with self.engine.connect() as conn:
+            return list((await conn.scalars(query)).all())
+
+    # -- event log ----------------------------------------------------------------------
+
+    async def load_events(self, table_id: str, after: int = 0) -> list[EventRecord]:
+        """The table's events with version > ``after``, in version order."""
+        query = (select(table_events)
+                 .where(table_events.c.table_id == table_id, table_events.c.version > after)
+                 .order_by(table_events.c.version))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [EventRecord(version=row.version, kind=row.kind, seat=row.seat,
+                            cmd_id=row.cmd_id, payload=row.payload, chance=row.chance,
+                            created_at=row.created_at) for row in rows]
+
+    async def append_event(self, table_id: str, event: EventRecord) -> None:
+        """Append ``event`` to the log in one transaction, committed (durable) on return.
+
+        Raises UnknownTable; DuplicateCommand if ``event.cmd_id`` is not None and the same
+        seat already logged it (checked first: a retried command is reported as such, its
+        ``version`` attribute says where it was logged); VersionConflict unless
+        ``event.version`` is the last version + 1 (``expected`` says which). Sets
+        ``event.created_at`` if it is None.
+        """
+        if event.created_at is None:
+            event.created_at = utcnow()
+        ev = table_events.c
+        async with self._writer.begin() as conn:
+            # Lock the table's row (PostgreSQL) so appends to one table queue up; on SQLite
+            # BEGIN IMMEDIATE already holds the database's write lock.
+            found = await conn.scalar(select(card_tables.c.table_id)
+                                      .where(card_tables.c.table_id == table_id)
+                                      .with_for_update())
+            if found is None:
+                raise UnknownTable(f"no table {table_id}")
+            if event.cmd_id is not None:
+                earlier = await conn.scalar(select(ev.version).where(
+                    ev.table_id == table_id, ev.seat == event.seat, ev.cmd_id == event.cmd_id))
+                if earlier is not None:
+                    raise DuplicateCommand(
+                        f"command {event.cmd_id!r} of seat {event.seat} is already logged "
+                        f"at version {earlier}", version=earlier)
+            last = await conn.scalar(select(func.max(ev.version)).where(ev.table_id == table_id))
+            expected = (last or 0) + 1
+            if event.version != expected:
+                raise VersionConflict(
+                    f"table {table_id} is at version {last or 0}; cannot append version "
+                    f"{event.version}", expected=expected)
+            try:
+                await conn.execute(insert(table_events).values(
+                    table_id=table_id, version=event.version, kind=event.kind, seat=event.seat,
+                    cmd_id=event.cmd_id, payload=event.payload, chance=event.chance,
+                    created_at=event.created_at))
+            except IntegrityError as exc:  # a concurrent writer won the race after all
+                if "cmd" in str(exc.orig):
+                    raise DuplicateCommand(
+                        f"command {event.cmd_id!r} of seat {event.seat} is already logged"
+                    ) from exc
+                raise VersionConflict(
+                    f"version {event.version} of table {table_id} exists") from exc
+
+
+def _table_record(row: Row[Any]) -> TableRecord:
+    return TableRecord(
+        table_id=row.table_id, code=row.code, game=row.game, options=row.options,
+        players=row.players, seats=[SeatRecord.from_json(seat) for seat in row.seats],
+        private=row.private, status=row.status, start_chance=row.start_chance,
+        created_at=row.created_at)

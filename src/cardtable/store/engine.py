@@ -1,0 +1,94 @@
+"""Database URLs and the async engine: SQLite (aiosqlite) by default, PostgreSQL (asyncpg).
+
+SQLite is set up for a server that acknowledges a move only once it is on disk: WAL journal,
+``synchronous=FULL`` (each commit is fsynced, so it survives a kill -9 and a power cut),
+a busy timeout instead of instant "database is locked" errors, foreign keys on, and
+SQLAlchemy emitting BEGIN itself so that reads are in the transaction too. Transactions
+that write go through :func:`writer`, which on SQLite begins with ``BEGIN IMMEDIATE``: they
+take the write lock up front and queue behind each other instead of failing on upgrade.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+WRITE_OPTION = "cardtable_write"
+
+_SCHEMES = {
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+    "sqlite": "sqlite+aiosqlite",
+}
+
+
+def sqlite_url(data_dir: Path) -> str:
+    """The URL of the SQLite file ``<data_dir>/cardtable.db`` (the directory is created)."""
+    data_dir = Path(data_dir).expanduser().resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{data_dir / 'cardtable.db'}"
+
+
+def database_url(data_dir: Path) -> str:
+    """``$DATABASE_URL`` if set (normalized, see :func:`normalize_url`), else the SQLite file."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    return normalize_url(url) if url else sqlite_url(data_dir)
+
+
+def normalize_url(url: str) -> str:
+    """Give a bare ``postgresql://``, ``postgres://`` or ``sqlite://`` URL its async driver.
+
+    >>> normalize_url("postgresql://u:p@db:5432/cards")
+    'postgresql+asyncpg://u:p@db:5432/cards'
+    >>> normalize_url("sqlite+aiosqlite:////var/lib/cardtable/cardtable.db")
+    'sqlite+aiosqlite:////var/lib/cardtable/cardtable.db'
+    """
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme.lower() in _SCHEMES:
+        return f"{_SCHEMES[scheme.lower()]}://{rest}"
+    return url
+
+
+def create_engine(url: str) -> AsyncEngine:
+    """An async engine for ``url`` (normalized), with the SQLite settings described above."""
+    sa_url = make_url(normalize_url(url))
+    if sa_url.get_backend_name() == "sqlite":
+        engine = create_async_engine(
+            sa_url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        _setup_sqlite(engine)
+        return engine
+    return create_async_engine(sa_url, pool_pre_ping=True)
+
+
+def writer(engine: AsyncEngine) -> AsyncEngine:
+    """The same engine (same pool) for transactions that write: BEGIN IMMEDIATE on SQLite."""
+    return engine.execution_options(**{WRITE_OPTION: True})
+
+
+def _setup_sqlite(engine: AsyncEngine) -> None:
+    sync_engine = engine.sync_engine
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        # Leave BEGIN to us (see _on_begin); the driver would skip it before SELECTs.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        write = connection.get_execution_options().get(WRITE_OPTION, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -1,0 +1,1 @@
+"""Alembic migrations of the cardtable database (run by ``cardtable.store.migrate``)."""

@@ -1,0 +1,1 @@
+"""One module per migration; Alembic orders them by their revision ids, not file names."""

@@ -1,0 +1,93 @@
+"""The database schema as SQLAlchemy Core tables (the current head of the migrations).
+
+Migrations in ``migrations/versions`` are self-contained and do not import this module;
+when this schema changes, add a migration (see ``cardtable.store.migrate``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC in Python, on SQLite and PostgreSQL alike.
+
+    SQLite has no time zones: the value is stored as naive UTC and marked UTC when read.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: the store keeps aware UTC timestamps")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+card_tables = Table(
+    "card_tables",
+    metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("code", String(16), nullable=False, unique=True),
+    Column("game", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("start_chance", JSON, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+)
+
+table_events = Table(
+    "table_events",
+    metadata,
+    Column("table_id", String(64), ForeignKey("card_tables.table_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("version", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("cmd_id", String, nullable=True),
+    Column("payload", JSON, nullable=False),
+    Column("chance", JSON, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    UniqueConstraint("table_id", "seat", "cmd_id", name="uq_table_events_cmd"),
+    CheckConstraint("version >= 1", name="version_positive"),
+)

@@ -1,0 +1,90 @@
+"""What the store keeps: plain dataclasses for tables, seats and log events, and its errors.
+
+The server builds and reads these; only ``cardtable.store`` turns them into rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass
+class SeatRecord:
+    """One seat of a table."""
+
+    seat: int
+    name: str | None  # None while the seat is free
+    kind: str  # "human" or "bot"
+    token_hash: str | None  # sha256 hex of the seat token; None for bots and free seats
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "kind": self.kind,
+                "token_hash": self.token_hash}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatRecord:
+        return cls(seat=int(data["seat"]), name=data.get("name"), kind=str(data["kind"]),
+                   token_hash=data.get("token_hash"))
+
+
+@dataclass
+class TableRecord:
+    """A table as created (version 0): everything needed to rebuild it with its event log."""
+
+    table_id: str  # e.g. "t_8mQ2xK1v" (primary key)
+    code: str  # 6-char room code, unique, stored upper-case
+    game: str  # "gin"
+    options: dict[str, Any]  # the engine Options.to_dict()
+    players: int
+    seats: list[SeatRecord]
+    private: bool
+    status: str  # "waiting" | "playing" | "over"
+    start_chance: list[Any]  # chance outcomes the match start consumed (new_match)
+    created_at: datetime | None = None  # set by the store when None (timezone-aware UTC)
+
+
+@dataclass
+class EventRecord:
+    """One entry of a table's event log; versions are 1, 2, 3 ... per table."""
+
+    version: int
+    kind: str  # "action" | "rematch"
+    seat: int | None
+    cmd_id: str | None  # the client's command id, for idempotent retries; None for bots
+    payload: dict[str, Any]  # the action JSON, or {} for a rematch
+    chance: list[Any]  # chance outcomes this event produced (deck orders), server-only
+    created_at: datetime | None = None  # set by the store when None (timezone-aware UTC)
+
+
+class StoreError(Exception):
+    """Base class of the store's own errors."""
+
+
+class VersionConflict(StoreError):
+    """append_event with a version that is not exactly the table's next one."""
+
+    def __init__(self, message: str, expected: int | None = None) -> None:
+        super().__init__(message)
+        self.expected = expected  # the version that would have been accepted, when known
+
+
+class DuplicateCommand(StoreError):
+    """append_event with a (table_id, seat, cmd_id) that is already in the log."""
+
+    def __init__(self, message: str, version: int | None = None) -> None:
+        super().__init__(message)
+        self.version = version  # the version the earlier command was logged at, when known
+
+
+class CodeTaken(StoreError):
+    """create_table with a room code already in use."""
+
+
+class TableExists(StoreError):
+    """create_table with a table_id already in use."""
+
+
+class UnknownTable(StoreError, LookupError):
+    """append_event or update_table on a table_id the store does not have."""
