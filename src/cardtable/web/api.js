@@ -1,0 +1,46 @@
+// The HTTP half of docs/protocol.md: create, inspect and join tables.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "cannot reach the server");
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    // FastAPI validation errors carry a list in detail; show its first message.
+    let detail = data.detail;
+    if (Array.isArray(detail)) detail = detail.map((d) => d.msg || String(d)).join("; ");
+    throw new ApiError(response.status, detail || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+export const listGames = () => call("GET", "/api/games").then((d) => d.games || []);
+
+/** opponent: "computer" | "friend" */
+export const createTable = (game, options, opponent, name) =>
+  call("POST", "/api/tables", { game, options, opponent, name });
+
+export const getTable = (code) => call("GET", `/api/tables/${encodeURIComponent(code)}`);
+
+export const joinTable = (code, name) =>
+  call("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name });
+
+/** Codes are case-insensitive; the server's alphabet avoids 0/O and 1/I/L. */
+export function normalizeCode(text) {
+  return String(text || "").trim().toUpperCase().replace(/[^A-Z0-9]/g, "");
+}

@@ -1,0 +1,40 @@
+// The router: `/` is the home page, `/t/CODE` a table. Pages are plain
+// functions that fill #app and return {destroy()}; moving between them uses
+// history.pushState, so links work, reloads resume and Back behaves.
+
+import { renderHome } from "./home.js";
+import { openTable } from "./table.js";
+import { prefs } from "./state.js";
+
+let page = null;
+
+export function navigate(path) {
+  if (path !== location.pathname) history.pushState(null, "", path);
+  route();
+}
+
+function route() {
+  page?.destroy?.();
+  page = null;
+  const root = document.getElementById("app");
+  root.replaceChildren();
+  const match = location.pathname.match(/^\/t\/([A-Za-z0-9]{1,16})\/?$/);
+  page = match ? openTable(root, match[1], navigate) : renderHome(root, navigate);
+}
+
+function applyPrefs() {
+  document.body.classList.toggle("four-colour", Boolean(prefs().fourColour));
+}
+
+// Same-origin links are routed in place (no full reload).
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a[data-route]");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  navigate(link.getAttribute("href"));
+});
+
+window.addEventListener("popstate", route);
+window.addEventListener("cardtable:prefs", applyPrefs);
+applyPrefs();
+route();

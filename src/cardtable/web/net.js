@@ -1,0 +1,192 @@
+// The WebSocket half of docs/protocol.md, for one table.
+//
+// - `hello` with the seat token (or as a spectator) on every (re)connect;
+// - `act` carries a unique id and the last version seen; while it is not
+//   acknowledged it is kept, and resent with the SAME id after a reconnect,
+//   so the server applies it at most once;
+// - a frame showing that a version was missed triggers one `sync`;
+// - a lost socket reconnects with backoff 0.5 s doubling to 10 s, with jitter.
+
+const FIRST_DELAY = 500;
+const MAX_DELAY = 10_000;
+const PING_EVERY = 25_000;
+// Close codes after which retrying cannot help (docs/protocol.md).
+const FATAL_CLOSES = { 4003: "Your seat token was refused.", 4004: "This table does not exist." };
+
+// Unique per page load, so ids stay unique per seat across reloads too.
+const SESSION = Math.random().toString(36).slice(2, 8);
+let counter = 0;
+const nextId = () => `c-${SESSION}-${++counter}`;
+
+export class TableSocket {
+  /**
+   * @param {string} tableId
+   * @param {{token?: string, spectate?: boolean}} hello
+   * @param {object} on  callbacks: welcome(d, v), view(d, v), seats(d, v),
+   *   error(d, v), status(state, detail), fatal(message)
+   */
+  constructor(tableId, hello, on) {
+    this.tableId = tableId;
+    this.hello = hello;
+    this.on = on;
+    this.version = null; // last version seen in a view
+    this.pending = null; // {id, action, v}: an act not yet acknowledged
+    this.ws = null;
+    this.closed = false;
+    this.attempt = 0;
+    this.syncing = false;
+    this.welcomed = false; // hello answered on the current socket
+    this.baseline = false; // the next view is a fresh snapshot: no gap check
+    this.retryTimer = null;
+    this.pingTimer = null;
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.status("connecting");
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`);
+    this.ws = ws;
+    ws.onopen = () => this.send({ t: "hello", d: this.hello });
+    ws.onmessage = (event) => this.receive(event.data);
+    ws.onclose = (event) => this.lost(ws, event);
+    // onerror is always followed by onclose; nothing to do there.
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close(1000);
+  }
+
+  /** Send a game action; returns its id. Only one act is in flight at a time. */
+  act(action) {
+    this.pending = { id: nextId(), action, v: this.version };
+    this.sendPending();
+    return this.pending.id;
+  }
+
+  rematch() {
+    this.send({ t: "rematch" });
+  }
+
+  sync() {
+    if (this.syncing) return;
+    this.syncing = true;
+    this.send({ t: "sync" });
+  }
+
+  get connected() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed);
+  }
+
+  // -- internals ---------------------------------------------------------------------
+
+  send(frame) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  sendPending() {
+    const p = this.pending;
+    if (p && this.welcomed) this.send({ t: "act", v: p.v ?? 0, d: { id: p.id, action: p.action } });
+  }
+
+  status(state, detail) {
+    this.on.status?.(state, detail);
+  }
+
+  receive(text) {
+    let frame;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const { t, v, d } = frame;
+    switch (t) {
+      case "welcome":
+        this.welcomed = true;
+        this.baseline = true;
+        this.attempt = 0;
+        this.syncing = false;
+        this.status("connected");
+        this.startPing();
+        this.on.welcome?.(d, v);
+        // A reconnect: retry the act we never heard back about, same id.
+        this.sendPending();
+        break;
+      case "view":
+        this.receiveView(d, v);
+        break;
+      case "seats":
+        this.noticeVersion(v);
+        this.on.seats?.(d, v);
+        break;
+      case "error":
+        if (this.pending && d && d.id === this.pending.id) this.pending = null;
+        this.on.error?.(d, v);
+        // The server follows an error with a fresh view: no sync needed.
+        break;
+      case "pong":
+        this.noticeVersion(v);
+        break;
+      default:
+        break;
+    }
+  }
+
+  receiveView(d, v) {
+    this.syncing = false;
+    if (typeof v === "number" && this.version !== null && v < this.version) return; // old news
+    const gap = !this.baseline && typeof v === "number" && this.version !== null &&
+      v > this.version + 1;
+    this.baseline = false;
+    this.version = typeof v === "number" ? v : this.version;
+    if (d && d.ack && this.pending && d.ack === this.pending.id) this.pending = null;
+    this.on.view?.(d, v, { gap });
+    // The snapshot is complete, but events in between were missed: ask once
+    // for a fresh snapshot so nothing the server meant us to see is skipped.
+    if (gap) this.sync();
+  }
+
+  /** A non-view frame newer than our last view means a view went missing. */
+  noticeVersion(v) {
+    if (typeof v === "number" && this.version !== null && v > this.version) this.sync();
+  }
+
+  startPing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.send({ t: "ping" }), PING_EVERY);
+  }
+
+  lost(ws, event) {
+    if (ws !== this.ws) return; // an old socket closing late
+    this.welcomed = false;
+    clearInterval(this.pingTimer);
+    if (this.closed) return;
+    const fatal = FATAL_CLOSES[event.code];
+    if (fatal) {
+      this.closed = true;
+      this.status("closed", fatal);
+      this.on.fatal?.(fatal, event.code);
+      return;
+    }
+    const base = Math.min(MAX_DELAY, FIRST_DELAY * 2 ** this.attempt);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5)); // jitter ±25 %
+    this.attempt += 1;
+    this.status("reconnecting", delay);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Skip the wait (e.g. the browser says it is online again). */
+  retryNow() {
+    if (this.closed || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    clearTimeout(this.retryTimer);
+    this.connect();
+  }
+}

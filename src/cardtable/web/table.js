@@ -1,0 +1,286 @@
+// The table page, for any game: the seat (or watch) decision, the top bar
+// (seats, names, scores, connection), the invite panel, error toasts and the
+// keyboard; the board itself is drawn by games/<game>.js, loaded on demand.
+//
+// A renderer module exports mount(el, ctx) -> {update(view, meta), key(event), destroy()}.
+
+import { ApiError, getTable, joinTable, normalizeCode } from "./api.js";
+import { h, replace } from "./dom.js";
+import { TableSocket } from "./net.js";
+import { forgetSeat, guestName, prefs, rememberSeat, seatFor, setGuestName, setPref } from "./state.js";
+import { announce, toast } from "./toast.js";
+
+const CONNECTION_TEXT = {
+  connecting: "Connecting…", connected: "Connected", reconnecting: "Reconnecting…", closed: "Disconnected",
+};
+// Error codes that only mean "the table moved on"; the snapshot that follows fixes it.
+const QUIET_ERRORS = new Set(["stale"]);
+
+export function openTable(root, rawCode, navigate) {
+  const code = normalizeCode(rawCode);
+  let socket = null;
+  let destroyed = false;
+  const page = h("div", { class: "table-page" });
+  root.append(page);
+
+  const seat = seatFor(code);
+  if (seat) connect(page, code, seat.table_id, { token: seat.token }, navigate, (s) => { socket = s; });
+  else showLobby();
+
+  // -- not seated yet: look at the table, then sit down or watch --------------------------
+
+  async function showLobby() {
+    replace(page, h("p", { class: "loading" }, "Looking for the table…"));
+    let info;
+    try {
+      info = await getTable(code);
+    } catch (e) {
+      if (destroyed) return;
+      const text = e instanceof ApiError && e.status === 404
+        ? `There is no table with the code ${code}.` : `Could not load the table: ${e.message}`;
+      replace(page, h("section", { class: "panel lobby" }, h("h1", null, "Table not found"),
+        h("p", null, text), h("a", { href: "/", "data-route": "", class: "button" }, "Back to the home page")));
+      return;
+    }
+    if (destroyed) return;
+    replace(page, lobbyPanel(info));
+  }
+
+  function lobbyPanel(info) {
+    const free = info.seats.some((s) => !s.taken) && info.status === "waiting";
+    const error = h("p", { class: "form-error", role: "alert" });
+    const name = h("input", { id: "sit-name", maxlength: 24, value: guestName(), placeholder: "Guest" });
+    const watch = h("button", { id: "watch", onclick: () => startWatching() }, "Watch");
+    const sit = h("button", { class: "primary big", id: "sit-down", onclick: sitDown }, "Sit down");
+
+    async function sitDown() {
+      sit.disabled = true;
+      error.textContent = "";
+      setGuestName(name.value.trim());
+      try {
+        const grant = await joinTable(code, name.value.trim() || "Guest");
+        rememberSeat(code, grant);
+        connect(page, code, grant.table_id, { token: grant.token }, navigate, (s) => { socket = s; });
+      } catch (e) {
+        sit.disabled = false;
+        error.textContent = e.status === 409 ? "The table is full — you can still watch." : e.message;
+        if (e.status === 409) sit.hidden = true;
+      }
+    }
+
+    function startWatching() {
+      connect(page, code, info.table_id, { spectate: true }, navigate, (s) => { socket = s; });
+    }
+
+    const seats = h("ul", { class: "lobby-seats" }, info.seats.map((s) =>
+      h("li", null, s.taken ? (s.name || "Player") : "Free seat", s.kind === "bot" ? " (computer)" : "")));
+    return h("section", { class: "panel lobby", "aria-labelledby": "lobby-title" },
+      h("h1", { id: "lobby-title" }, `${titleOf(info.game)} · table ${info.code}`),
+      h("p", { class: "hint" }, free ? "You are invited to play." : "This table is full; you can watch the game."),
+      seats,
+      optionsSummary(info.options),
+      free ? h("div", { class: "row" }, h("div", { class: "field" }, h("label", { for: "sit-name" }, "Your name"), name)) : null,
+      h("div", { class: "actions" }, free ? sit : null, watch),
+      error);
+  }
+
+  return {
+    destroy() {
+      destroyed = true;
+      socket?.close();
+      page.dispatchEvent(new Event("table:destroy"));
+    },
+  };
+}
+
+function titleOf(game) {
+  return { gin: "Gin Rummy" }[game] || String(game).replace(/_/g, " ");
+}
+
+function optionsSummary(options) {
+  const entries = Object.entries(options || {});
+  if (!entries.length) return null;
+  return h("details", { class: "options-summary" }, h("summary", null, "Table rules"),
+    h("dl", null, entries.flatMap(([k, v]) => [h("dt", null, k.replace(/_/g, " ")), h("dd", null, String(v))])));
+}
+
+// -- seated (or watching): the live table -------------------------------------------------
+
+function connect(page, code, tableId, hello, navigate, setSocket) {
+  const ctx = {
+    code, seat: null, role: hello.spectate ? "spectator" : "player", seats: [], table: null,
+    pending: false, // an act is on its way: no second one until it is answered
+    online: false, // welcomed on a live socket: actions can be sent
+  };
+  let renderer = null;
+  let lastView = null;
+  let lastMeta = null;
+
+  const status = h("span", { class: "conn", dataset: { state: "connecting" }, role: "status" }, "Connecting…");
+  const seatsBar = h("div", { class: "seat-chips", "aria-label": "Players" });
+  const invite = h("section", { class: "invite", hidden: true, "aria-label": "Invite a friend" });
+  const board = h("main", { class: "board", id: "board" }, h("p", { class: "loading" }, "Joining the table…"));
+  const deck = h("button", {
+    class: "small", id: "deck-toggle", "aria-pressed": String(prefs().fourColour),
+    title: "Four-colour deck: clubs green, diamonds blue", onclick: toggleDeck,
+  }, "4-colour");
+  const top = h("header", { class: "topbar" },
+    h("a", { class: "brand", href: "/", "data-route": "" }, "cardtable"),
+    h("span", { class: "table-code", title: "Table code" }, code),
+    seatsBar, status, deck);
+  replace(page, top, invite, board);
+
+  function toggleDeck() {
+    const on = !prefs().fourColour;
+    setPref("fourColour", on);
+    deck.setAttribute("aria-pressed", String(on));
+    window.dispatchEvent(new Event("cardtable:prefs"));
+  }
+
+  ctx.seatName = (s) => {
+    if (s === null || s === undefined) return "";
+    if (s === ctx.seat) return "You";
+    const info = ctx.seats[s];
+    if (info && !info.taken) return "Opponent";
+    return (info && info.name) || (info && info.kind === "bot" ? "Computer" : `Seat ${s + 1}`);
+  };
+  ctx.seatInfo = (s) => ctx.seats[s] || null;
+  ctx.act = (action) => {
+    if (ctx.pending || !socket.connected) return false;
+    ctx.pending = true;
+    socket.act(action);
+    rerender();
+    return true;
+  };
+  ctx.rematch = () => socket.rematch();
+  ctx.toast = toast;
+  ctx.announce = announce;
+
+  const socket = new TableSocket(tableId, hello, {
+    status(state, detail) {
+      status.dataset.state = state;
+      status.textContent = CONNECTION_TEXT[state] || state;
+      if (state === "reconnecting") status.title = `retrying in ${Math.round(detail / 100) / 10} s`;
+      ctx.pending = Boolean(socket?.pending);
+      ctx.online = state === "connected";
+      rerender();
+    },
+    welcome(d) {
+      ctx.seat = d.seat;
+      ctx.role = d.role;
+      ctx.table = d.table;
+      ctx.seats = d.table.seats || [];
+      drawSeats();
+      loadRenderer(d.table.game);
+    },
+    view(d, v) {
+      ctx.pending = Boolean(socket.pending);
+      lastView = d.view;
+      lastMeta = { events: d.events || [], rematch: d.rematch || [], version: v, ack: d.ack };
+      page.dataset.version = String(v);
+      drawSeats();
+      renderer?.update(lastView, lastMeta);
+    },
+    seats(d) {
+      ctx.seats = d.seats || [];
+      drawSeats();
+      rerender();
+    },
+    error(d) {
+      ctx.pending = Boolean(socket.pending);
+      if (d.code === "bad_token") return; // the 4003 close that follows says it once
+      if (!QUIET_ERRORS.has(d.code)) toast(d.message || d.code);
+    },
+    fatal(message, closeCode) {
+      if (closeCode === 4003) {
+        // A seat token the server no longer knows: forget it and offer the lobby.
+        forgetSeat(code);
+        toast(message);
+        navigate(`/t/${code}`);
+        return;
+      }
+      replace(board, h("section", { class: "panel lobby" }, h("h1", null, "Cannot join this table"),
+        h("p", null, message), h("a", { href: "/", "data-route": "", class: "button" }, "Back to the home page")));
+      renderer = null;
+    },
+  });
+  setSocket(socket);
+  socket.connect();
+
+  function rerender() {
+    if (renderer && lastView) renderer.update(lastView, lastMeta);
+  }
+
+  async function loadRenderer(game) {
+    if (renderer) return;
+    const safe = String(game).replace(/[^a-z0-9_]/g, "");
+    try {
+      const module = await import(`./games/${safe}.js`);
+      if (renderer) return;
+      board.replaceChildren();
+      renderer = module.mount(board, ctx);
+      rerender();
+    } catch (e) {
+      replace(board, h("p", { class: "loading" }, `This browser client cannot show ${game} yet.`));
+      console.error(e);
+    }
+  }
+
+  function drawSeats() {
+    const scores = lastView && Array.isArray(lastView.scores) ? lastView.scores : null;
+    const toAct = lastView ? lastView.to_act : null;
+    replace(seatsBar, ...ctx.seats.map((s) => {
+      const name = s.taken ? ctx.seatName(s.seat) : "Free seat";
+      const away = s.taken && !s.connected && s.kind !== "bot";
+      return h("span", {
+        class: ["seat-chip", s.seat === toAct && "to-act", away && "away", s.seat === ctx.seat && "me"],
+        dataset: { seat: String(s.seat) },
+        "aria-label": `${name}${s.kind === "bot" ? ", computer" : ""}${away ? ", disconnected" : ""}` +
+          `${scores ? `, ${scores[s.seat]} points` : ""}${s.seat === toAct ? ", to play" : ""}`,
+      },
+      h("span", { class: "dot", "aria-hidden": "true" }),
+      h("span", { class: "seat-name" }, name),
+      s.kind === "bot" ? h("span", { class: "bot-tag", "aria-hidden": "true" }, "bot") : null,
+      scores ? h("span", { class: "seat-score" }, String(scores[s.seat])) : null);
+    }), ctx.role === "spectator" ? h("span", { class: "seat-chip watching" }, "Watching") : null);
+    drawInvite();
+  }
+
+  function drawInvite() {
+    const waiting = ctx.role === "player" && ctx.seats.some((s) => !s.taken);
+    invite.hidden = !waiting;
+    if (!waiting || invite.childElementCount) return;
+    const url = `${location.origin}/t/${code}`;
+    const link = h("input", { id: "invite-link", readonly: true, value: url, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
+    const copy = h("button", { class: "primary", id: "copy-invite", onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+      } catch {
+        link.select();
+        document.execCommand?.("copy"); // older browsers / insecure origins
+      }
+      copy.textContent = "Copied";
+      setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+    } }, "Copy");
+    invite.append(
+      h("h2", null, "Invite a friend"),
+      h("p", null, "Send this link — the game starts when your friend sits down."),
+      h("div", { class: "invite-row" }, link, copy),
+      h("p", { class: "hint" }, "Or tell them the table code: ", h("strong", { class: "invite-code", id: "invite-code" }, code)));
+  }
+
+  // The keyboard belongs to the renderer, except while typing in a field.
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest?.("input, select, textarea")) return;
+    if (renderer?.key?.(event)) event.preventDefault();
+  }
+  const onOnline = () => socket.retryNow();
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("online", onOnline);
+  page.addEventListener("table:destroy", () => {
+    document.removeEventListener("keydown", onKey);
+    window.removeEventListener("online", onOnline);
+    renderer?.destroy?.();
+  });
+}

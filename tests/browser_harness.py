@@ -1,0 +1,266 @@
+"""Helpers for the browser tests: a real server, Debian's Chromium, and a
+player who clicks through a Gin table the way a person would.
+
+The player reads only what the page shows (buttons, cards, ``data-*``
+attributes) and acts only by clicking; it picks its discard by a plain
+"highest deadwood" rule, and never decides legality: a disabled button or a
+card without the ``playable`` class is simply not clicked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Page, Position, ViewportSize
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE_LANDSCAPE: ViewportSize = {"width": 844, "height": 390}
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+CARD_VALUE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class WebServer:
+    """``python -m cardtable serve`` on a free port, with a SQLite file in data_dir."""
+
+    def __init__(self, data_dir: Path, bot_delay: float = 0.05):
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "CARDTABLE_BOT_DELAY": str(bot_delay)}
+        self.env.pop("DATABASE_URL", None)  # always the SQLite file in data_dir
+        self.log_path = data_dir / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> WebServer:
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "cardtable", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.base_url}/api/games", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                tail = self.log_path.read_text()[-3000:]
+                raise RuntimeError(f"the server did not start:\n{tail}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """``kill -9``: no goodbye to the browsers, no flush."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@contextmanager
+def running_server(data_dir: Path, bot_delay: float = 0.05) -> Iterator[WebServer]:
+    server = WebServer(data_dir, bot_delay).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def chromium_path(wait: float = 120.0) -> str:
+    """Debian's chromium (Playwright's own download is not used); skip without it."""
+    deadline = time.monotonic() + wait
+    while not os.access(CHROMIUM, os.X_OK):
+        if time.monotonic() > deadline:
+            pytest.skip(f"{CHROMIUM} is not installed")
+        time.sleep(1)
+    return CHROMIUM
+
+
+def screenshot(page: Page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def watch_console(page: Page) -> list[str]:
+    """Collect page errors and console errors (CSP violations show up here)."""
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
+            if m.type == "error" else None)
+    return problems
+
+
+class GinPlayer:
+    """One person at a Gin table in one page."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    # -- reading the page ------------------------------------------------------------------
+
+    def phase(self) -> str:
+        return str(self.page.get_attribute(".gin", "data-phase"))
+
+    def version(self) -> int:
+        return int(self.page.get_attribute(".table-page", "data-version") or -1)
+
+    def hand(self) -> list[str]:
+        """My cards in the order shown."""
+        return [str(c) for c in self.page.eval_on_selector_all(
+            ".my-hand .hand-card[data-card]", "els => els.map(e => e.dataset.card)")]
+
+    def enabled(self, selector: str) -> bool:
+        el = self.page.query_selector(selector)
+        return el is not None and el.is_visible() and el.is_enabled()
+
+    def my_turn(self) -> bool:
+        return bool(self.page.evaluate(
+            "() => document.querySelector('.gin')?.classList.contains('my-turn') ?? false"))
+
+    def hand_over(self) -> bool:
+        """The end-of-hand panel is up (it stays up after a computer deals on)."""
+        return self.page.get_attribute(".gin", "data-mode") == "showdown"
+
+    def wait_until_ready(self, timeout: float = 15.0) -> None:
+        """Until it is my turn, or the hand is over."""
+        self.page.wait_for_function(
+            """() => { const g = document.querySelector('.gin');
+                       return g && (g.classList.contains('my-turn') ||
+                                    g.dataset.mode === 'showdown'); }""",
+            timeout=timeout * 1000)
+
+    # -- acting -------------------------------------------------------------------------
+
+    def wait_newer(self, version: int, timeout: float = 10.0) -> None:
+        """Until the page shows a version above ``version`` (the server answered)."""
+        self.page.wait_for_function(
+            "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
+            arg=version, timeout=timeout * 1000)
+
+    def click_and_wait(self, selector: str, position: Position | None = None) -> None:
+        """Click, then wait for the server's answer (a newer version)."""
+        before = self.version()
+        self.page.click(selector, position=position)
+        self.wait_newer(before)
+
+    def choose_first(self, button: str) -> None:
+        """Knock/gin: press the button; if it offers a choice of cards, take the first."""
+        before = self.version()
+        self.page.click(button)
+        chooser = self.page.locator(".chooser .choice").first
+        try:
+            chooser.wait_for(state="visible", timeout=1500)
+            chooser.click()
+        except Exception:
+            pass  # it acted at once (e.g. the only gin discard)
+        self.wait_newer(before)
+
+    def next_hand(self) -> None:
+        """Deal if I am the dealer, or leave the showdown of a hand already redealt."""
+        if self.page.query_selector("#next-hand"):
+            self.click_and_wait("#next-hand")
+        else:
+            self.page.click("#continue")
+        self.page.wait_for_function(
+            "() => document.querySelector('.gin')?.dataset.mode === 'play'")
+
+    def highest_deadwood_card(self) -> str:
+        """The playable card worth most, preferring deadwood: a simple human habit."""
+        cards = self.page.eval_on_selector_all(
+            ".my-hand .hand-card.playable",
+            "els => els.map(e => [e.dataset.card, e.classList.contains('is-deadwood')])")
+        assert cards, "no playable card although it is my discard"
+        return str(max(cards, key=lambda c: (c[1], CARD_VALUE[c[0][0]]))[0])
+
+    def play_turn(self) -> str:
+        """Make one move by clicks; returns what was done."""
+        phase = self.phase()
+        if phase in ("first_upcard", "final_discard"):
+            self.click_and_wait("#pass")
+            return "pass"
+        if phase == "draw":
+            self.click_and_wait("#stock")
+            return "draw"
+        if phase == "discard":
+            for button, name in (("#big-gin", "big gin"), ("#gin", "gin"), ("#knock", "knock")):
+                if self.enabled(button):
+                    if button == "#big-gin":
+                        self.click_and_wait(button)
+                    else:
+                        self.choose_first(button)
+                    return name
+            card = self.highest_deadwood_card()
+            # Hand cards overlap: click the visible strip at the left, as a person does.
+            self.click_and_wait(f'.my-hand .hand-card[data-card="{card}"]',
+                                position={"x": 6, "y": 30})
+            return f"discard {card}"
+        raise AssertionError(f"nothing to do in phase {phase}")
+
+    def play_until_hand_over(self, max_turns: int = 60) -> list[str]:
+        moves: list[str] = []
+        for _ in range(max_turns):
+            self.wait_until_ready()
+            if self.hand_over():
+                return moves
+            moves.append(self.play_turn())
+        raise AssertionError(f"the hand did not end: {moves}")
+
+
+def table_code(url: str) -> str:
+    match = re.search(r"/t/([A-Z0-9]+)$", url)
+    assert match, url
+    return match.group(1)
+
+
+# A stand-in for the browser's WebSocket, installed before the page's scripts
+# run, so net.js can be driven frame by frame (open, receive, close codes).
+FAKE_WEBSOCKET_JS = """
+window.__sockets = [];
+class FakeWebSocket {
+  constructor(url) {
+    this.url = url; this.readyState = 0; this.sent = []; window.__sockets.push(this);
+  }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close(code = 1000) { this.serverClose(code); }
+  open() { this.readyState = 1; this.onopen && this.onopen({}); }
+  receive(frame) { this.onmessage && this.onmessage({ data: JSON.stringify(frame) }); }
+  serverClose(code = 1006) {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose && this.onclose({ code });
+  }
+}
+Object.assign(FakeWebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+window.WebSocket = FakeWebSocket;
+"""

@@ -1,0 +1,412 @@
+"""The browser client in real Chromium against a real `cardtable serve`.
+
+Everything is done by clicks and keys, as a player would; screenshots of the
+key moments go to artifacts/screenshots/ for a human to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+
+from browser_harness import (
+    CHROMIUM_ARGS,
+    DESKTOP,
+    FAKE_WEBSOCKET_JS,
+    PHONE_LANDSCAPE,
+    GinPlayer,
+    WebServer,
+    chromium_path,
+    running_server,
+    screenshot,
+    table_code,
+    watch_console,
+)
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("browser-server")) as server:
+        yield server.base_url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    executable = chromium_path()
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def start_against_computer(page: Page, base_url: str, name: str,
+                           target: int | None = None) -> None:
+    page.goto(f"{base_url}/")
+    page.wait_for_selector("#play-computer:enabled")
+    page.wait_for_selector(".game-choice")
+    page.fill("#guest-name", name)
+    if target is not None:
+        page.click("details.options summary")
+        page.fill("#opt-target", str(target))
+    page.click("#play-computer")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector(".gin .hand-card")
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_hand_against_the_computer_by_clicks(browser: Browser, base_url: str,
+                                               viewport: str) -> None:
+    size = DESKTOP if viewport == "desktop" else PHONE_LANDSCAPE
+    context, page = new_page(browser, size)
+    problems = watch_console(page)
+    page.goto(f"{base_url}/")
+    page.wait_for_selector(".game-choice")
+    screenshot(page, f"{viewport}-home")
+    # The phone plays an express match (target 1) to reach the final settlement.
+    start_against_computer(page, base_url, "Ann", target=1 if viewport == "phone" else None)
+    player = GinPlayer(page)
+    assert "Ann" in page.inner_text(".seat-chips") or "You" in page.inner_text(".seat-chips")
+    assert len(player.hand()) in (10, 11)
+    screenshot(page, f"{viewport}-table-start")
+
+    moves = player.play_until_hand_over()
+    assert moves, "I never got to move"
+    showdown = page.locator("#showdown")
+    showdown.wait_for(state="visible")
+    headline = page.inner_text("#showdown-title")
+    assert headline.startswith("Hand 1:")
+    assert page.inner_text("#showdown-outcome")
+    # The scorecard shows the finished hand (a row) and the running totals.
+    if viewport == "phone":
+        page.click("#scores-toggle")
+    card = page.locator("#scorecard")
+    card.wait_for(state="visible")
+    assert page.locator("#score-history tbody tr").count() == 1
+    assert "No hands finished" not in card.inner_text()
+    if "Void" not in headline:
+        # Both hands are shown, with melds/deadwood and points.
+        assert page.locator("#showdown .spread").count() == 2
+        assert page.locator("#showdown .card[data-card]").count() >= 20
+    screenshot(page, f"{viewport}-showdown")
+
+    if viewport == "phone":
+        page.click("#scores-close")
+        # Express match: a scored hand ends it; a void one needs another hand.
+        for _ in range(5):
+            if player.phase() == "match_over":
+                break
+            player.next_hand()
+            player.play_until_hand_over()
+        assert player.phase() == "match_over"
+        page.locator("#final-result").first.wait_for(state="visible")
+        assert "the match by" in page.inner_text("#final-result")
+        screenshot(page, "phone-match-over")
+        page.click("#rematch")
+        page.wait_for_function("() => document.querySelector('.gin')?.dataset.mode === 'play'")
+        assert "No hands finished" in page.inner_text("#scorecard")
+    else:
+        # Deal (or, if the computer dealt already, continue) and the new hand is on.
+        player.next_hand()
+        assert len(player.hand()) in (10, 11)
+        assert page.locator("#score-history tbody tr").count() == 1
+    assert not problems, problems
+    context.close()
+
+
+def test_two_friends_through_an_invite_link(browser: Browser, base_url: str) -> None:
+    ctx_a, ann = new_page(browser, DESKTOP)
+    ctx_b, bob = new_page(browser, PHONE_LANDSCAPE)
+    problems = watch_console(ann) + watch_console(bob)
+
+    ann.goto(f"{base_url}/")
+    ann.wait_for_selector(".game-choice")
+    ann.fill("#guest-name", "Ann")
+    ann.click("#play-friend")
+    ann.wait_for_url("**/t/*")
+    invite = ann.locator("#invite-link")
+    invite.wait_for(state="visible")
+    link = invite.input_value()
+    code = table_code(ann.url)
+    assert link == f"{base_url}/t/{code}"
+    assert ann.inner_text("#invite-code") == code
+    screenshot(ann, "friend-invite")
+
+    bob.goto(link)
+    bob.wait_for_selector("#sit-down")
+    assert "Ann" in bob.inner_text(".lobby")
+    screenshot(bob, "friend-lobby-phone")
+    bob.fill("#sit-name", "Bob")
+    bob.click("#sit-down")
+    for page in (ann, bob):
+        page.wait_for_selector(".gin .hand-card")
+    ann.locator("#invite-link").wait_for(state="hidden")
+    ann.wait_for_function("() => document.querySelector('.seat-chips').innerText.includes('Bob')")
+    assert "Ann" in bob.inner_text(".seat-chips")
+
+    players = {"ann": GinPlayer(ann), "bob": GinPlayer(bob)}
+    turns: list[tuple[str, str]] = []
+    for _ in range(8):
+        mover = _whose_turn(players)
+        if mover is None:
+            break
+        before = players[mover].version()
+        turns.append((mover, players[mover].play_turn()))
+        # The other player's page follows to the same version.
+        other = players["bob" if mover == "ann" else "ann"]
+        other.page.wait_for_function(
+            "v => Number(document.querySelector('.table-page')?.dataset.version) > v", arg=before)
+        assert other.version() == players[mover].version()
+    assert {m for m, _ in turns} == {"ann", "bob"}, turns
+    screenshot(ann, "friend-ann-desktop")
+    screenshot(bob, "friend-bob-phone")
+
+    # A third person with the link finds the table full and may watch.
+    ctx_c, cleo = new_page(browser, DESKTOP)
+    cleo.goto(link)
+    cleo.wait_for_selector("#watch")
+    assert cleo.query_selector("#sit-down") is None
+    cleo.click("#watch")
+    cleo.wait_for_selector(".gin")
+    assert "Watching" in cleo.inner_text(".seat-chips")
+    assert cleo.locator(".my-hand .hand-card[data-card]").count() == 0  # no one's cards
+    cleo.wait_for_function(
+        "v => Number(document.querySelector('.table-page')?.dataset.version) >= v",
+        arg=players["ann"].version())
+    screenshot(cleo, "friend-spectator")
+    assert not problems, problems
+    ctx_a.close()
+    ctx_b.close()
+    ctx_c.close()
+
+
+def _whose_turn(players: dict[str, GinPlayer]) -> str | None:
+    """Wait until one of the two may act; None once the hand is over."""
+    page = next(iter(players.values())).page
+    for _ in range(100):
+        for name, player in players.items():
+            if player.hand_over():
+                return None
+            if player.my_turn():
+                return name
+        page.wait_for_timeout(100)
+    raise AssertionError("nobody's turn")
+
+
+def test_a_reload_resumes_the_same_hand(browser: Browser, base_url: str) -> None:
+    context, page = new_page(browser, DESKTOP)
+    problems = watch_console(page)
+    start_against_computer(page, base_url, "Cleo")
+    player = GinPlayer(page)
+    for _ in range(3):  # a few moves, so there is something to lose
+        player.wait_until_ready()
+        if player.hand_over():
+            break
+        player.play_turn()
+    player.wait_until_ready()
+    page.click("#sort-rank")  # a client-side order, which the reload must keep too
+    hand, version, url = player.hand(), player.version(), page.url
+    assert version > 0
+
+    page.reload()
+    page.wait_for_selector(".gin .hand-card")
+    page.wait_for_function("() => document.querySelector('.table-page')?.dataset.version")
+    assert page.url == url
+    assert player.version() == version
+    assert player.hand() == hand
+    assert page.query_selector("#sit-down") is None  # still seated: the token was kept
+    player.wait_until_ready()
+    screenshot(page, "desktop-after-reload")
+    assert not problems, problems
+    context.close()
+
+
+def test_keyboard_play_and_labels(browser: Browser, base_url: str) -> None:
+    """S draws, arrows move the focus, Enter discards; cards carry spoken names."""
+    context, page = new_page(browser, DESKTOP)
+    start_against_computer(page, base_url, "Dev")
+    player = GinPlayer(page)
+    player.wait_until_ready()
+    if player.phase() == "first_upcard":
+        before = player.version()
+        page.keyboard.press("x")
+        player.wait_newer(before)
+        player.wait_until_ready()
+    if player.phase() != "draw":
+        pytest.skip("the computer took the upcard and the hand went elsewhere")
+    before = player.version()
+    page.keyboard.press("s")
+    player.wait_newer(before)
+    assert player.phase() == "discard"
+    assert len(player.hand()) == 11
+    page.focus(".my-hand .hand-card[tabindex='0']")
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("() => document.activeElement.dataset.card")
+    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert focused and " of " in label
+    playable = page.evaluate("() => document.activeElement.classList.contains('playable')")
+    if not playable:
+        page.keyboard.press("ArrowRight")
+        focused = page.evaluate("() => document.activeElement.dataset.card")
+    before = player.version()
+    page.keyboard.press("Enter")
+    player.wait_newer(before)
+    assert focused not in player.hand()
+    context.close()
+
+
+
+NET_SCENARIO = """async () => {
+  const { TableSocket } = await import('/static/net.js');
+  const log = [];
+  const delays = [];
+  const socket = new TableSocket('t_1', { token: 'tok' }, {
+    status: (state, detail) => {
+      log.push(['status', state]);
+      if (state === 'reconnecting') delays.push(detail);
+    },
+    welcome: (d, v) => log.push(['welcome', v]),
+    view: (d, v) => log.push(['view', v, d.ack || null]),
+    fatal: (message, code) => log.push(['fatal', code]),
+  });
+  const welcome = (v) => ({ t: 'welcome', v, d: { seat: 0, role: 'player', table: {} } });
+  socket.connect();
+  const first = window.__sockets[0];
+  first.open();
+  first.receive(welcome(3));
+  first.receive({ t: 'view', v: 3, d: { view: {}, events: [] } });
+  const id = socket.act({ type: 'draw_stock' });
+  first.serverClose(1006);                 // lost before the answer came
+  socket.retryNow();
+  const second = window.__sockets[1];
+  second.open();
+  second.receive(welcome(4));              // the act was applied meanwhile...
+  const resent = second.sent[1];
+  second.receive({ t: 'view', v: 4, d: { view: {}, events: [], ack: id } });
+  const pendingAfterAck = socket.pending;
+  second.receive({ t: 'view', v: 7, d: { view: {}, events: [] } });   // 5 and 6 were missed
+  const afterGap = second.sent.slice(2);
+  // Failures in a row: the wait doubles from 0.5 s up to 10 s.
+  for (let i = 0; i < 7; i += 1) {
+    const ws = window.__sockets[window.__sockets.length - 1];
+    ws.serverClose(1006);
+    socket.retryNow();
+  }
+  const last = window.__sockets[window.__sockets.length - 1];
+  last.open();
+  last.receive(welcome(7));
+  last.serverClose(4003);                  // a refused token: give up, do not retry
+  const count = window.__sockets.length;
+  socket.retryNow();
+  return { url: first.url, hello: first.sent[0], act: first.sent[1], id, resent, pendingAfterAck,
+           afterGap, delays, log, socketsBefore: count, socketsAfter: window.__sockets.length };
+}"""
+
+
+def test_net_resends_syncs_and_backs_off(browser: Browser, base_url: str) -> None:
+    """net.js against a fake socket: hello, act ids, resend after reconnect, sync, backoff."""
+    context, page = new_page(browser, DESKTOP)
+    page.add_init_script(FAKE_WEBSOCKET_JS)
+    page.goto(f"{base_url}/")
+    page.wait_for_selector(".game-choice")
+    r = page.evaluate(NET_SCENARIO)
+    assert r["url"].endswith("/ws/t_1")
+    assert r["hello"] == {"t": "hello", "d": {"token": "tok"}}
+    assert r["act"] == {"t": "act", "v": 3, "d": {"id": r["id"], "action": {"type": "draw_stock"}}}
+    # After the reconnect the same act goes again, same id and version: applied at most once.
+    assert r["resent"] == r["act"]
+    assert r["pendingAfterAck"] is None
+    assert r["afterGap"] == [{"t": "sync"}]
+    first, *rest = r["delays"]
+    assert 375 <= first <= 625
+    expected = [500, 1000, 2000, 4000, 8000, 10000, 10000]
+    assert len(rest) == len(expected)
+    for got, base in zip(rest, expected, strict=True):
+        assert base * 0.75 <= got <= base * 1.25, (got, base)
+    assert ["fatal", 4003] in r["log"]
+    assert r["socketsAfter"] == r["socketsBefore"]
+    context.close()
+
+
+def test_the_table_comes_back_after_a_server_crash(browser: Browser, tmp_path: Path) -> None:
+    """kill -9 the server mid-hand: the page says so, reconnects by itself and resumes."""
+    server = WebServer(tmp_path).start()
+    try:
+        context, page = new_page(browser, DESKTOP)
+        start_against_computer(page, server.base_url, "Eve")
+        player = GinPlayer(page)
+        player.wait_until_ready()
+        player.play_turn()
+        player.wait_until_ready()
+        hand, version = player.hand(), player.version()
+
+        server.kill()
+        page.wait_for_selector(".conn[data-state='reconnecting']")
+        screenshot(page, "desktop-reconnecting")
+        server.start()
+        page.wait_for_selector(".conn[data-state='connected']", timeout=20_000)
+        page.wait_for_function(
+            "v => Number(document.querySelector('.table-page')?.dataset.version) >= v", arg=version)
+        assert player.version() == version
+        assert player.hand() == hand
+        player.wait_until_ready()
+        player.play_turn()  # and the game goes on
+        context.close()
+    finally:
+        server.stop()
+
+
+def drag(page: Page, source: str, target: str, source_x: float | None = None) -> None:
+    """Press on source, move in steps, release over target: what a mouse or finger does."""
+    a = page.locator(source).bounding_box()
+    b = page.locator(target).bounding_box()
+    assert a and b
+    page.mouse.move(a["x"] + (source_x if source_x is not None else a["width"] / 2), a["y"] + 30)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=12)
+    page.mouse.up()
+
+
+def test_drag_to_draw_reorder_and_discard(browser: Browser, base_url: str) -> None:
+    context, page = new_page(browser, DESKTOP)
+    problems = watch_console(page)
+    start_against_computer(page, base_url, "Flo")
+    player = GinPlayer(page)
+    for _ in range(3):
+        player.wait_until_ready()
+        if player.phase() == "draw" or player.hand_over():
+            break
+        player.play_turn()
+    if player.phase() != "draw":
+        pytest.skip("no plain draw turn came up")
+    before = player.version()
+    drag(page, "#stock", ".my-hand .hand-cards")
+    player.wait_newer(before)
+    assert player.phase() == "discard" and len(player.hand()) == 11
+
+    # Reorder: the first card dropped past the last one goes to the end.
+    first = player.hand()[0]
+    last_card = player.hand()[-1]
+    drag(page, f'.hand-card[data-card="{first}"]', f'.hand-card[data-card="{last_card}"]',
+         source_x=8)
+    page.wait_for_function(
+        """c => [...document.querySelectorAll('.my-hand .hand-card')]
+                 .map(e => e.dataset.card).indexOf(c) > 7""", arg=first)
+    assert page.get_attribute("#arrange-melds", "aria-pressed") == "false"
+
+    card = player.highest_deadwood_card()
+    before = player.version()
+    drag(page, f'.hand-card[data-card="{card}"]', "#pile", source_x=8)
+    player.wait_newer(before)
+    assert card not in player.hand()
+    assert not problems, problems
+    context.close()
