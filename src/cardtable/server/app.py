@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
@@ -79,6 +80,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             out.append({"name": name, "title": TITLES.get(name, name),
                         "players": list(game.PLAYERS), "presets": list(game.Options.PRESETS),
                         "default_preset": game.Options.DEFAULT_PRESET,
+                        "preset_values": {preset: game.Options.preset(preset).to_dict()
+                                          for preset in game.Options.PRESETS},
                         "options": game.Options.describe()})
         return {"games": out}
 
@@ -113,6 +116,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seat, token = granted
         return p.SeatGrant(table_id=table.table_id, code=table.record.code, seat=seat,
                            token=token, invite_url=f"/t/{table.record.code}")
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_body(request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"] if part != "body") or "body"
+        return JSONResponse({"detail": f"{where}: {first['msg']}"}, status_code=422,
+                            headers=SECURITY_HEADERS)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> JSONResponse:

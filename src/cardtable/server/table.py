@@ -332,9 +332,11 @@ class Table:
         if self._bot is None or seat is None or self.record.seats[seat].kind != "bot":
             return
         version = self.version
+        delay = self.settings.bot_delay
+        if {a.type for a in self.state.legal_actions()} == {"deal"}:
+            delay *= 5  # leave people time to read the showdown before the next deal
         loop = asyncio.get_running_loop()
-        loop.call_later(self.settings.bot_delay, lambda: self._inbox.put_nowait(
-            _Command("bot", data=version)))
+        loop.call_later(delay, lambda: self._inbox.put_nowait(_Command("bot", data=version)))
 
     async def _on_bot(self, command: _Command) -> None:
         seat = self.state.current_player()
