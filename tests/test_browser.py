@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
@@ -410,3 +411,16 @@ def test_drag_to_draw_reorder_and_discard(browser: Browser, base_url: str) -> No
     assert card not in player.hand()
     assert not problems, problems
     context.close()
+
+
+def test_names_render_as_text_never_html(browser: Browser, base_url: str) -> None:
+    payload = "<img src=x onerror=f()>"  # names are at most 24 characters
+    grant = httpx.post(f"{base_url}/api/tables", json={"opponent": "friend", "name": payload})
+    context, page = new_page(browser, DESKTOP)
+    try:
+        page.goto(f"{base_url}{grant.json()['invite_url']}")  # the invitee sees the host's name
+        page.wait_for_function("document.body.innerText.includes('<img')")
+        assert page.locator("img[src='x']").count() == 0
+        assert payload in page.inner_text("body")
+    finally:
+        context.close()
