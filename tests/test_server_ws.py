@@ -9,6 +9,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from cardtable.server.protocol import ViewData
 from server_harness import ServerProcess
 from ws_helpers import act, create, join, recv, recv_type, seated
 
@@ -47,6 +48,8 @@ async def test_play_against_the_computer(server: ServerProcess) -> None:
 
 async def test_views_are_redacted_per_seat(server: ServerProcess) -> None:
     grant, _, a, b, view_a, view_b = await two_players(server)
+    for frame in (view_a, view_b):  # frames match their documented models
+        ViewData.model_validate(frame["d"])
     hand_a = view_a["d"]["view"]["hands"][0]
     hand_b = view_b["d"]["view"]["hands"][1]
     assert "cards" in hand_a and "cards" not in view_a["d"]["view"]["hands"][1]

@@ -151,6 +151,14 @@ class SeatsData(BaseModel):
     seats: list[SeatInfo]
 
 
+def view_frame(version: int, view: dict[str, JSON], events: list[dict[str, JSON]],
+               ack: str | None, rematch: list[int]) -> str:
+    """A :class:`ViewData` frame, serialized without a model: it is the hot path (one per
+    receiver per action), and the engine's view is already plain JSON."""
+    data = {"view": view, "events": events, "ack": ack, "rematch": rematch}
+    return json.dumps({"t": "view", "v": version, "d": data}, separators=(",", ":"))
+
+
 def frame(kind: str, version: int, data: BaseModel | dict[str, JSON]) -> str:
     """Serialize one outbound frame."""
     body = data.model_dump(mode="json") if isinstance(data, BaseModel) else data

@@ -9,6 +9,7 @@ from typing import Any
 from ..engine import get_game
 from ..store import CodeTaken, SeatRecord, Store, TableRecord
 from .config import Settings
+from .log_writer import LogWriter
 from .security import hash_token, new_code, new_table_id, new_token
 from .table import Table, rebuild
 
@@ -19,6 +20,8 @@ class Registry:
     def __init__(self, store: Store, settings: Settings):
         self.store, self.settings = store, settings
         self._tables: dict[str, Table] = {}
+        self.log_writer = LogWriter(store)
+        self.log_writer.start()
         self._loading: dict[str, asyncio.Lock] = {}
 
     async def create(self, game_name: str, options: dict[str, Any], opponent: str,
@@ -51,7 +54,7 @@ class Registry:
         else:
             raise RuntimeError("could not find a free room code")
         table = Table(record=record, state=state, version=0, store=self.store,
-                      settings=self.settings)
+                      settings=self.settings, log_writer=self.log_writer)
         self._tables[record.table_id] = table
         table.start()
         return table, 0, token
@@ -78,7 +81,8 @@ class Registry:
         events = await self.store.load_events(table_id)
         state, commands = rebuild(record, events)
         table = Table(record=record, state=state, version=events[-1].version if events else 0,
-                      store=self.store, settings=self.settings, commands=commands)
+                      store=self.store, settings=self.settings, log_writer=self.log_writer,
+                      commands=commands)
         self._tables[table_id] = table
         table.start()
         return table
@@ -87,3 +91,4 @@ class Registry:
         for table in list(self._tables.values()):
             await table.stop()
         self._tables.clear()
+        await self.log_writer.stop()

@@ -24,6 +24,7 @@ from ..store import EventRecord, SeatRecord, Store, TableRecord
 from . import protocol as p
 from .config import Settings
 from .connection import Connection
+from .log_writer import LogWriter
 from .security import hash_token, new_token, token_matches
 
 log = logging.getLogger("cardtable.table")
@@ -76,6 +77,7 @@ class Table:
     version: int
     store: Store
     settings: Settings
+    log_writer: LogWriter
     commands: dict[str, int] = field(default_factory=dict)
     connections: set[Connection] = field(default_factory=set)
     rematch_votes: set[int] = field(default_factory=set)
@@ -161,9 +163,8 @@ class Table:
 
     def _view_frame(self, seat: int | None, events: list[Any] = (),  # type: ignore[assignment]
                     ack: str | None = None) -> str:
-        data = p.ViewData(view=self.state.view(seat), events=[e.view(seat) for e in events],
-                          ack=ack, rematch=sorted(self.rematch_votes))
-        return p.frame("view", self.version, data)
+        return p.view_frame(self.version, self.state.view(seat), [e.view(seat) for e in events],
+                            ack, sorted(self.rematch_votes))
 
     def _snapshot(self, conn: Connection) -> None:
         conn.send(self._view_frame(conn.seat))
@@ -288,7 +289,7 @@ class Table:
         """Append to the log; on failure rebuild from the log and tell the sender."""
         was_over = self._status() == "over"
         try:
-            await self.store.append_event(self.table_id, event)
+            await self.log_writer.append(self.table_id, event)
             self.version = event.version
             if self.state.is_over() != was_over:
                 await self.store.update_table(self.table_id, seats=None, status=self._status())

@@ -184,6 +184,28 @@ class Store:
                     f"version {event.version} of table {table_id} exists") from exc
 
 
+    async def append_events(self, batch: list[tuple[str, EventRecord]]) -> None:
+        """Append events of many tables in ONE transaction (a group commit), or none of them.
+
+        The server's single writer per table keeps each table's versions in order, so the
+        database constraints (primary key, unique command id) are the only checks: on a
+        violation nothing of the batch is kept and IntegrityError propagates; the caller
+        then appends one by one with :meth:`append_event` to learn which event is wrong.
+        """
+        if not batch:
+            return
+        now = utcnow()
+        rows = []
+        for table_id, event in batch:
+            if event.created_at is None:
+                event.created_at = now
+            rows.append({"table_id": table_id, "version": event.version, "kind": event.kind,
+                         "seat": event.seat, "cmd_id": event.cmd_id, "payload": event.payload,
+                         "chance": event.chance, "created_at": event.created_at})
+        async with self._writer.begin() as conn:
+            await conn.execute(insert(table_events), rows)
+
+
 def _table_record(row: Row[Any]) -> TableRecord:
     return TableRecord(
         table_id=row.table_id, code=row.code, game=row.game, options=row.options,
