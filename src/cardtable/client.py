@@ -285,8 +285,10 @@ class Connection:
         # No Origin header: the server's Origin check guards browsers, not bots.
         self._ws = await ws_connect(self.url, compression=None, proxy=None, open_timeout=10)
         await self._paced_send(self.hello)
-        # The server answers hello with welcome (then a view), or error + close.
-        frame = self._handle(await self._ws.recv())
+        # The server answers hello with welcome (then a view), or error + close;
+        # a server that accepts but never answers is retried like a refused one.
+        async with asyncio.timeout(10):
+            frame = self._handle(await self._ws.recv())
         if frame.t == "error":  # bad_token: the socket closes with 4003 next
             await self._ws.close()
             raise ConnectionLost(f"{frame.d.get('code')}: {frame.d.get('message')}")
@@ -477,7 +479,8 @@ async def play(conn: Connection, choose: Chooser, *,
 
     Whenever the latest view offers this seat legal actions, ``choose(view)``
     (plain or async) picks one.  A ``stale`` or ``not_your_turn`` refusal just
-    means the table moved on (a timer, a reconnect): the loop looks again.
+    means the table moved on (a timer, a reconnect), and ``internal`` that the
+    server could not save the move: the loop looks again.
     """
     played = 0
     while conn.view.get("phase") != "match_over" and not (until and until(conn)):
@@ -492,7 +495,9 @@ async def play(conn: Connection, choose: Chooser, *,
         try:
             await conn.act(choice)
         except ActionRefused as refused:
-            if refused.code not in ("stale", "not_your_turn"):
+            if refused.code == "internal":
+                await asyncio.sleep(0.5)  # the database hiccuped: give it a moment
+            elif refused.code not in ("stale", "not_your_turn"):
                 raise
         else:
             played += 1

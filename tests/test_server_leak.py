@@ -1,0 +1,214 @@
+"""No frame the server sends carries a card its receiver may not see.
+
+Bots play hundreds of hands at friend tables through real sockets while a
+spectator watches each table; every frame each seat and each spectator got is
+recorded.  Afterwards the true state at every version is rebuilt from the
+server's own event log and every frame is checked against it with the leak
+rule of tests/conformance.py: a card in the stock, face down, or in the other
+seat's unrevealed hand may be named only if it was public (in the spectator's
+view) earlier in the same deal.  Every ``view`` must also be exactly the
+engine's ``view(seat)`` at the frame's version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.bots.gin_simple import choose
+from cardtable.client import Client, Connection, Frame, play
+from cardtable.engine import Action, get_game
+from cardtable.engine.api import State
+from cardtable.engine.cards import str_card
+from cardtable.store import EventRecord, Store, TableRecord, database_url
+from conformance import cards_in, forbidden
+from server_harness import ServerProcess
+
+TABLES = 8
+HANDS = 200  # across all tables
+OPTIONS = {"target": 100}  # about a dozen hands a match: rematches are exercised too
+Receiver = int | None  # a seat, or None for the spectator
+
+
+@dataclass
+class Watched:
+    """One table and every frame each receiver got."""
+
+    table_id: str
+    frames: dict[Receiver, list[Frame]] = field(
+        default_factory=lambda: {0: [], 1: [], None: []})
+    hands: int = 0
+    matches: int = 0
+
+
+async def play_table(client: Client, quota: int, options: dict[str, Any] = OPTIONS) -> Watched:
+    """Two gin_simple bots play whole matches (with rematches) until ``quota`` hands."""
+    ann = await client.create_table("gin", options, opponent="friend", name="Ann")
+    bob = await client.join(ann.code, "Bob")
+    table = Watched(ann.table_id)
+    spectator = client.connect(None, table_id=ann.table_id, record=table.frames[None])
+    async with client.connect(ann, record=table.frames[0]) as a, \
+            client.connect(bob, record=table.frames[1]) as b, spectator:
+        # The spectator is read by its own task so that it never falls behind.
+        watching = asyncio.create_task(follow(spectator))
+        while True:
+            await asyncio.gather(play(a, choose), play(b, choose))
+            table.hands += len(a.view["history"])
+            table.matches += 1
+            if table.hands >= quota:
+                break
+            await a.rematch()
+            await b.rematch()
+            for conn in (a, b):
+                await conn.wait_for(lambda c: c.view["phase"] != "match_over", timeout=10)
+        final = max(a.version, b.version)
+        watching.cancel()  # cancelling a websockets recv() loses no frame
+        await asyncio.gather(watching, return_exceptions=True)
+        await spectator.wait_for(lambda c: c.version >= final, timeout=10)
+        for conn in (a, b):
+            await conn.wait_for(lambda c: c.version >= final, timeout=10)
+    return table
+
+
+async def follow(conn: Connection) -> None:
+    while True:
+        await conn.recv()
+
+
+# -- the truth, from the event log ---------------------------------------------------------
+
+
+def true_states(table: TableRecord, events: list[EventRecord]) -> Iterator[tuple[int, State]]:
+    """(version, state) for every version 0..n, replayed from the log one event at a time.
+
+    A rematch starts a new match from the chance outcomes logged with it; each
+    match's later deals come from the outcomes logged with its actions.
+    """
+    assert [e.version for e in events] == list(range(1, len(events) + 1)), "gaps in the log"
+    matches: list[tuple[int, list[Any], list[EventRecord]]] = [(0, list(table.start_chance), [])]
+    for event in events:
+        if event.kind == "rematch":
+            matches.append((event.version, list(event.chance), []))
+        else:
+            assert event.kind == "action", event
+            matches[-1][1].extend(event.chance)
+            matches[-1][2].append(event)
+    game = get_game(table.game)
+    for start, chance, actions in matches:
+        state = game.replay({"game": table.game, "options": table.options,
+                             "players": table.players, "chance": chance, "actions": []})
+        yield start, state
+        for event in actions:
+            state.apply(Action.from_json(event.payload))
+            yield event.version, state
+
+
+@dataclass
+class Truth:
+    """What each receiver may not see at one version, and what it should be shown."""
+
+    hidden: dict[Receiver, set[int]]
+    views: dict[Receiver, dict[str, Any]]
+
+
+def truths(table: TableRecord, events: list[EventRecord]) -> dict[int, Truth]:
+    out: dict[int, Truth] = {}
+    deal: tuple[int, int] | None = None
+    public: set[int] = set()
+    match = 0
+    for version, state in true_states(table, events):
+        if version and events[version - 1].kind == "rematch":
+            match += 1
+        zones = state.zones()
+        if (match, zones["deal"]) != deal:  # a new deal: what was public is in play again
+            deal, public = (match, zones["deal"]), set()
+        receivers: list[Receiver] = [*range(table.players), None]
+        views = {r: state.view(r) for r in receivers}
+        public |= set(cards_in(views[None]))
+        out[version] = Truth({r: forbidden(zones, r, public) for r in receivers}, views)
+    return out
+
+
+def problems(frames: dict[Receiver, list[Frame]], truth: dict[int, Truth]) -> list[str]:
+    """Every frame that names a card its receiver may not see, or shows a wrong view."""
+    found: list[str] = []
+    for receiver, received in frames.items():
+        for frame in received:
+            if frame.v is None or frame.v not in truth:
+                found.append(f"{receiver}: frame at unknown version {frame.to_json()}")
+                continue
+            at = truth[frame.v]
+            leaked = set(cards_in(frame.to_json())) & at.hidden[receiver]
+            if leaked:
+                found.append(f"receiver {receiver} saw {sorted(map(str_card, leaked))} "
+                             f"at version {frame.v}: {frame.to_json()}")
+            if frame.t == "view" and frame.d["view"] != at.views[receiver]:
+                found.append(f"receiver {receiver}: the view at version {frame.v} is not "
+                             f"the engine's view({receiver})")
+    return found
+
+
+async def logged(server: ServerProcess, table_id: str) -> tuple[TableRecord, list[EventRecord]]:
+    store = await Store.open(database_url(server.data_dir))
+    try:
+        table = await store.get_table(table_id)
+        assert table is not None
+        return table, await store.load_events(table_id)
+    finally:
+        await store.close()
+
+
+# -- the tests -----------------------------------------------------------------------------
+
+
+async def test_no_frame_leaks_a_hidden_card(server: ServerProcess) -> None:
+    async with Client(server.base_url) as client:
+        tables = await asyncio.wait_for(asyncio.gather(
+            *(play_table(client, -(-HANDS // TABLES)) for _ in range(TABLES))), 150)
+    assert sum(t.hands for t in tables) >= HANDS
+    assert any(t.matches > 1 for t in tables), "no rematch was played"
+    checked = 0
+    for watched in tables:
+        table, events = await logged(server, watched.table_id)
+        truth = truths(table, events)
+        # Every version reached every receiver (no resync skipped one here).
+        for receiver, received in watched.frames.items():
+            seen = {f.v for f in received if f.t == "view"}
+            assert seen == set(truth), f"receiver {receiver} missed versions"
+        assert problems(watched.frames, truth) == []
+        checked += sum(len(f) for f in watched.frames.values())
+    assert checked > HANDS * 3 * 20
+
+
+async def test_the_checker_flags_a_tampered_frame(server: ServerProcess) -> None:
+    """The check can fail: slip the opponent's card into one seat's frame."""
+    async with Client(server.base_url) as client:
+        watched = await asyncio.wait_for(play_table(client, 1, {"target": 1}), 60)
+    table, events = await logged(server, watched.table_id)
+    truth = truths(table, events)
+    assert problems(watched.frames, truth) == []
+    frame = next(f for f in watched.frames[0]
+                 if f.t == "view" and f.d["view"]["phase"] == "draw")
+    assert frame.v is not None
+    # Hidden from seat 0 but not from seat 1: a card in seat 1's hand.
+    secret = sorted(truth[frame.v].hidden[0] - truth[frame.v].hidden[1])[0]
+    for where in ("view", "events"):
+        tampered = copy.deepcopy(frame.d)
+        if where == "view":
+            tampered["view"]["discard"].append(str_card(secret))
+        else:
+            tampered["events"].append({"type": "draw_stock", "seat": 1,
+                                       "card": str_card(secret)})
+        forged = Frame(frame.t, frame.v, tampered)
+        found = problems({0: [forged]}, truth)
+        assert found and str_card(secret) in found[0]
+    # A spectator frame naming a card in a hand is flagged too.
+    spectator_frame = next(f for f in watched.frames[None] if f.t == "view")
+    assert spectator_frame.v is not None
+    hand_card = truth[spectator_frame.v].hidden[None] - truth[spectator_frame.v].hidden[1]
+    forged = Frame("seats", spectator_frame.v, {"note": str_card(sorted(hand_card)[0])})
+    assert problems({None: [forged]}, truth)
+
