@@ -7,7 +7,13 @@ proved against ``zones()``: where every card physically is.
 
 Leak rule: a card in the stock, face down, or in another seat's unrevealed
 hand may appear in a seat's view (or in an event sent to it) only if it was
-public before: seen in a spectator view since the current deal.
+public before: seen in a spectator view since the current deal.  A game
+whose zones list ``unseen_by`` (a seat's own cards it has not looked at, as
+before a Spades blind nil decision) forbids those too; ``seen_by`` lists
+hidden cards a seat has legitimately seen (its own dead discards, the card
+it is offered, the cards it passed to its partner).  Card conservation uses
+the pack the zones declare: a standard pack plus ``jokers``, with the cards
+taken out of play in ``removed``.
 """
 
 from __future__ import annotations
@@ -31,9 +37,11 @@ def random_policy(state: Any, rng: random.Random) -> Action:
 
 
 def eager_policy(state: Any, rng: random.Random) -> Action:
-    """Random, but ends hands whenever it can, so matches reach their target quickly."""
+    """Random, but ends hands whenever it can and bids low, so matches reach their target
+    quickly (a contract of a trick or two is usually made even by random play)."""
     legal = state.legal_actions()
     finishing = [a for a in legal if a.type in ("knock", "gin", "big_gin")]
+    finishing += [a for a in legal if a.type == "bid" and a.number in (1, 2)]
     return rng.choice(finishing) if finishing and rng.random() < 0.8 else rng.choice(legal)
 
 
@@ -62,25 +70,45 @@ def forbidden(zones: dict[str, Any], seat: int | None, public: set[int]) -> set[
         for s, hand in enumerate(zones["hands"]):
             if s != seat:
                 hidden |= set(hand)
-    return hidden - public
+    if seat is not None:
+        unseen = set(zones.get("unseen_by", {}).get(seat, []))
+        # Where a card has a twin (two jokers, two packs), a value the seat holds and has
+        # seen may be named in its view even though its twin lies hidden elsewhere.
+        hidden -= set(zones["hands"][seat]) - unseen
+        hidden -= set(zones.get("seen_by", {}).get(seat, []))
+        hidden |= unseen
+    # a value lying face up (a played joker) may be named although its twin is hidden
+    return hidden - public - set(zones["public"]) - set(zones.get("removed", []))
 
 
-def illegal_probes(state: Any, rng: random.Random) -> list[Action]:
+def all_cards(zones: dict[str, Any]) -> list[int]:
+    held = [c for h in zones["hands"] for c in h]
+    return sorted(held + zones["stock"] + zones.get("face_down", []) + zones["public"]
+                  + zones.get("removed", []))
+
+
+def illegal_probes(state: Any, rng: random.Random, more: random.Random) -> list[Action]:
     legal = set(state.legal_actions())
     probes = [Action("no_such_move"), Action("discard", card=rng.randrange(52)),
               Action("draw_stock"), Action("draw_discard"), Action("knock", card=rng.randrange(52)),
               Action("pass"), Action("deal"), Action("bid", number=rng.randrange(14))]
+    # Trick-game moves come from their own rng, so the rummy games' seeded
+    # playouts stay what they were before these probes were added.
+    probes += [Action("bid", number=more.choice([-1, 14, 18])),
+               Action("play", card=more.randrange(53)), Action("keep"), Action("look"),
+               Action("blind_nil"), Action("pass_cards", cards=(more.randrange(52),)),
+               Action("pass_cards", cards=(more.randrange(26), 26 + more.randrange(27)))]
     return [p for p in probes if p not in legal]
 
 
 def play_match(name: str, options: Any, seed: int, policy: Policy = random_policy,
-               max_actions: int = 200_000) -> dict[str, Any]:
+               max_actions: int = 200_000, players: int | None = None) -> dict[str, Any]:
     """Play one seeded match, checking every invariant at every step; returns stats."""
     game = get_game(name)
-    players = game.PLAYERS[0]
-    rng = random.Random(seed)
+    players = players or game.PLAYERS[0]
+    rng, more = random.Random(seed), random.Random(-seed)
     state = game.new_match(options, players=players, rng=random.Random(seed))
-    full_deck = sorted(deck())
+    full_deck = sorted(deck(jokers=state.zones().get("jokers", 0)))
     public: set[int] = set()
     deal = None
     stats = {"actions": 0, "illegal_probes": 0}
@@ -89,9 +117,7 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
         if zones["deal"] != deal:
             deal, public = zones["deal"], set()
         # card conservation
-        held = [c for h in zones["hands"] for c in h]
-        assert sorted(held + zones["stock"] + zones.get("face_down", []) + zones["public"]) \
-            == full_deck
+        assert all_cards(zones) == full_deck
         # no leaks in views, public cards remembered from the spectator's view
         spectator = state.view(None)
         json.dumps(spectator)
@@ -120,7 +146,7 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
         # an illegal action changes nothing
         if rng.random() < 0.1:
             before = snapshot(state, players)
-            for probe in illegal_probes(state, rng):
+            for probe in illegal_probes(state, rng, more):
                 try:
                     state.apply(probe)
                 except IllegalAction as error:
@@ -135,10 +161,11 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
             twin = state.resample(to_act, random.Random(seed + stats["actions"]))
             assert twin.view(to_act) == state.view(to_act)
             twin_zones = twin.zones()
-            assert sorted(twin_zones["hands"][to_act]) == sorted(zones["hands"][to_act])
+            if not zones.get("unseen_by", {}).get(to_act):  # a hand not looked at is redealt
+                assert sorted(twin_zones["hands"][to_act]) == sorted(zones["hands"][to_act])
             assert [len(h) for h in twin_zones["hands"]] == [len(h) for h in zones["hands"]]
-            assert sorted([c for h in twin_zones["hands"] for c in h] + twin_zones["stock"]
-                          + twin_zones.get("face_down", []) + twin_zones["public"]) == full_deck
+            assert twin_zones["public"] == zones["public"]
+            assert all_cards(twin_zones) == full_deck
             assert twin.legal_actions() == legal
 
         events = state.apply(policy(state, rng))

@@ -1,39 +1,64 @@
-"""Every registered game, every preset, through the shared conformance suite."""
+"""Every registered game, every preset and number of players, through the shared suite."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from cardtable.engine import GAMES, get_game
 from conformance import eager_policy, play_match, random_policy
 
-CASES = [(name, preset) for name in GAMES for preset in get_game(name).Options.PRESETS]
+CASES = [(name, preset, players) for name in GAMES for preset in get_game(name).Options.PRESETS
+         for players in get_game(name).PLAYERS]
+SEATINGS = [(name, players) for name in GAMES for players in get_game(name).PLAYERS]
+# Random play can drift below zero for ever in Spades (bids are rarely made):
+# the mercy rule ends such a match, with every check still made on the way.
+QUICK: dict[str, dict[str, int]] = {"spades": {"mercy": 200}}
 
 
-@pytest.mark.parametrize(("name", "preset"), CASES)
+def short(name: str, **options: object) -> object:
+    return get_game(name).Options.from_dict({**QUICK.get(name, {}), **options})
+
+
+@pytest.mark.parametrize(("name", "preset", "players"), CASES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_eager_playouts(name: str, preset: str, seed: int) -> None:
+def test_eager_playouts(name: str, preset: str, players: int, seed: int) -> None:
     # a lower target keeps the suite quick; every other knob is the preset's
-    options = get_game(name).Options.from_dict({"preset": preset, "target": 60})
-    stats = play_match(name, options, seed, eager_policy)
+    options = short(name, preset=preset, target=60)
+    stats = play_match(name, options, seed, eager_policy, players=players)
     assert stats["result"]["over"] and stats["illegal_probes"] > 0
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_random_playout_to_a_short_target(name: str) -> None:
-    options = get_game(name).Options.from_dict({"target": 25})
-    stats = play_match(name, options, 7, random_policy)
+@pytest.mark.parametrize(("name", "players"), SEATINGS)
+def test_random_playout_to_a_short_target(name: str, players: int) -> None:
+    stats = play_match(name, short(name, target=25), 7, random_policy, players=players)
     assert stats["result"]["over"]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_every_option_variant_plays(name: str) -> None:
+@pytest.mark.parametrize(("name", "players"), SEATINGS)
+def test_every_option_variant_plays(name: str, players: int) -> None:
     game = get_game(name)
     for spec in game.Options.describe():
         for value in spec["choices"] or []:
             if value != spec["default"]:
-                options = game.Options.from_dict({spec["name"]: value, "target": 30})
-                play_match(name, options, 3, eager_policy)
+                options = short(name, **{spec["name"]: value, "target": 30})
+                try:
+                    game.new_match(options, players=players, rng=random.Random(0))
+                except ValueError as error:  # refused up front, naming the option
+                    assert spec["name"] in str(error)
+                    continue
+                play_match(name, options, 3, eager_policy, players=players)
+
+
+@pytest.mark.parametrize("players", [4, 3])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_spades_blind_nil_at_every_deal(players: int, seed: int) -> None:
+    # Margin 0: every seat decides blind nil or look before seeing a card, and
+    # partners exchange after each blind nil; no view may show the unseen hand.
+    options = short("spades", blind_nil_margin=0, target=150)
+    stats = play_match("spades", options, seed, random_policy, players=players)
+    assert stats["result"]["over"]
 
 
 def test_the_suite_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,3 +91,38 @@ def test_the_suite_catches_a_lost_card(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GinState, "zones", lossy)
     with pytest.raises(AssertionError):
         play_match("gin", get_game("gin").Options.from_dict({"target": 30}), 1, eager_policy)
+
+
+def test_the_suite_catches_a_peek_before_the_blind_nil_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.engine.cards import format_cards
+    from cardtable.engine.games.spades import SpadesState
+
+    honest = SpadesState.view
+
+    def peeking(self: SpadesState, seat: int | None) -> dict:  # type: ignore[type-arg]
+        out = honest(self, seat)
+        if seat is not None:
+            out["debug"] = format_cards(min(c, 52) for c in self.hands[seat])
+        return out
+
+    monkeypatch.setattr(SpadesState, "view", peeking)
+    with pytest.raises(AssertionError, match="sees"):
+        play_match("spades", short("spades", blind_nil_margin=0), 1, eager_policy)
+
+
+def test_the_suite_catches_a_partner_peek(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.engine.cards import format_cards
+    from cardtable.engine.games.spades import SpadesState
+
+    honest = SpadesState.view
+
+    def peeking(self: SpadesState, seat: int | None) -> dict:  # type: ignore[type-arg]
+        out = honest(self, seat)
+        if seat is not None:
+            out["debug"] = format_cards(min(c, 52) for c in self.hands[(seat + 2) % 4][:1])
+        return out
+
+    monkeypatch.setattr(SpadesState, "view", peeking)
+    with pytest.raises(AssertionError, match="sees"):
+        play_match("spades", short("spades", blind_nil=False), 1, eager_policy)
