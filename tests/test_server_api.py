@@ -88,3 +88,40 @@ def test_presets_are_listed_with_their_values(server: ServerProcess) -> None:
     gin = httpx.get(f"{server.base_url}/api/games").json()["games"][0]
     assert gin["preset_values"]["oklahoma"]["target"] == 150
     assert gin["preset_values"]["pagat"]["gin_bonus"] == 20
+
+
+def test_seats_chosen_one_by_one_and_joined_by_number(server: ServerProcess) -> None:
+    games = {g["name"] for g in httpx.get(f"{server.base_url}/api/games").json()["games"]}
+    if "spades" not in games:
+        pytest.skip("spades is not registered yet")
+    grant = httpx.post(f"{server.base_url}/api/tables",
+                       json={"game": "spades", "name": "Ann",
+                             "seats": ["bot", "human", "human"]}).json()
+    info = httpx.get(f"{server.base_url}/api/tables/{grant['code']}").json()
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot", "human", "human"]
+    assert info["status"] == "waiting"
+    third = httpx.post(f"{server.base_url}/api/tables/{grant['code']}/join",
+                       json={"name": "Cy", "seat": 3})
+    assert third.json()["seat"] == 3
+    taken = httpx.post(f"{server.base_url}/api/tables/{grant['code']}/join",
+                       json={"name": "Di", "seat": 3})
+    assert taken.status_code == 409 and taken.json()["detail"] == "that seat is taken"
+    bot = httpx.post(f"{server.base_url}/api/tables/{grant['code']}/join",
+                     json={"name": "Di", "seat": 1})
+    assert bot.status_code == 409
+    nowhere = httpx.post(f"{server.base_url}/api/tables/{grant['code']}/join",
+                         json={"name": "Di", "seat": 7})
+    assert nowhere.status_code == 422 and nowhere.json()["detail"] == "the table has no such seat"
+    first_free = httpx.post(f"{server.base_url}/api/tables/{grant['code']}/join",
+                            json={"name": "Ed"})
+    assert first_free.json()["seat"] == 2
+    assert httpx.get(f"{server.base_url}/api/tables/{grant['code']}").json()["status"] == \
+        "playing"
+
+
+def test_player_counts_are_checked(server: ServerProcess) -> None:
+    answer = httpx.post(f"{server.base_url}/api/tables", json={"game": "gin", "players": 3})
+    assert answer.status_code == 422 and "gin is played by 2 players, not 3" in \
+        answer.json()["detail"]
+    answer = httpx.post(f"{server.base_url}/api/tables", json={"seats": ["bot", "bot"]})
+    assert answer.status_code == 422 and "other 1 seats" in answer.json()["detail"]

@@ -23,7 +23,7 @@ from .registry import Registry
 from .security import SECURITY_HEADERS, SlidingWindow, TokenBucket, origin_allowed
 
 WEB = Path(__file__).resolve().parents[1] / "web"
-TITLES = {"gin": "Gin Rummy"}
+TITLES = {"gin": "Gin Rummy", "spades": "Spades"}
 CLOSE_BAD_TOKEN, CLOSE_UNKNOWN_TABLE, CLOSE_RATE = 4003, 4004, 1008
 
 
@@ -89,7 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_table(body: p.CreateTable, request: Request) -> p.SeatGrant:
         try:
             table, seat, token = await registry(request).create(
-                body.game, body.options, body.opponent, body.name)
+                body.game, body.options, body.opponent, body.name, body.players,
+                None if body.seats is None else list(body.seats))
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         code = table.record.code
@@ -110,9 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await registry(request).by_code(code)
         if table is None:
             raise HTTPException(404, "no table has that code")
-        granted = await table.join(body.name)
-        if granted is None:
-            raise HTTPException(409, "the table is full")
+        granted = await table.join(body.name, body.seat)
+        if isinstance(granted, str):
+            raise HTTPException(422 if "no such" in granted else 409, granted)
         seat, token = granted
         return p.SeatGrant(table_id=table.table_id, code=table.record.code, seat=seat,
                            token=token, invite_url=f"/t/{table.record.code}")

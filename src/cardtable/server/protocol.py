@@ -177,12 +177,16 @@ class CreateTable(BaseModel):
     options: dict[str, JSON] = Field(default_factory=dict)
     opponent: Literal["computer", "friend"] = "computer"
     name: Name = "Guest"
+    players: int | None = Field(default=None, ge=2, le=8)
+    # Who sits in seats 1, 2, ...: overrides ``opponent`` seat by seat.
+    seats: list[Literal["human", "bot"]] | None = Field(default=None, max_length=7)
 
 
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: Name = "Guest"
+    seat: int | None = Field(default=None, ge=0, le=7)  # a particular free seat
 
 
 class SeatGrant(BaseModel):

@@ -25,26 +25,37 @@ class Registry:
         self._loading: dict[str, asyncio.Lock] = {}
 
     async def create(self, game_name: str, options: dict[str, Any], opponent: str,
-                     name: str) -> tuple[Table, int, str]:
+                     name: str, players: int | None = None,
+                     kinds: list[str] | None = None) -> tuple[Table, int, str]:
         """A new table with its match dealt; the creator takes seat 0.
 
-        ``ValueError`` for an unknown game or bad options (the engine's reason).
+        ``kinds`` says who sits in seats 1, 2, ... ("human" waits for an invitee, "bot" is
+        a computer); without it every other seat follows ``opponent``. ``ValueError`` for
+        an unknown game, a player count it is not played with, or bad options (the
+        engine's reason).
         """
         game = get_game(game_name)
         parsed = game.Options.from_dict(options)
-        players = game.PLAYERS[0]
+        players = players or game.PLAYERS[0]
+        if players not in game.PLAYERS:
+            counts = ", ".join(map(str, game.PLAYERS))
+            raise ValueError(f"{game_name} is played by {counts} players, not {players}")
+        default = "bot" if opponent == "computer" else "human"
+        kinds = kinds if kinds is not None else [default] * (players - 1)
+        if len(kinds) != players - 1:
+            raise ValueError(f"seats must list who sits in the other {players - 1} seats")
         state = game.new_match(parsed, players=players, rng=secrets.SystemRandom())
         token = new_token()
         seats = [SeatRecord(0, name, "human", hash_token(token))]
-        for seat in range(1, players):
-            seats.append(SeatRecord(seat, COMPUTER_NAME, "bot", None) if opponent == "computer"
-                         else SeatRecord(seat, None, "human", None))
+        for seat, kind in enumerate(kinds, start=1):
+            seats.append(SeatRecord(seat, COMPUTER_NAME if kind == "bot" else None, kind, None))
+        waiting = any(kind == "human" for kind in kinds)
         for _ in range(20):
             record = TableRecord(
                 table_id=new_table_id(), code=new_code(), game=game_name,
                 options=parsed.to_dict(), players=players, seats=seats,
-                private=opponent == "friend",
-                status="playing" if opponent == "computer" else "waiting",
+                private=waiting or opponent == "friend",
+                status="waiting" if waiting else "playing",
                 start_chance=state.chance_outcomes())
             try:
                 await self.store.create_table(record)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import importlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -32,12 +33,15 @@ log = logging.getLogger("cardtable.table")
 Bot = Callable[[dict[str, Any]], Action]
 
 
-def bot_for(game: str) -> Bot:
-    if game == "gin":
-        from ..bots.gin_simple import choose
+BOTS = {"gin": "cardtable.bots.gin_simple", "spades": "cardtable.bots.spades_bot"}
 
-        return choose
-    raise ValueError(f"no computer player for {game!r}")
+
+def bot_for(game: str) -> Bot:
+    """The computer player of ``game``: a module with ``choose(view) -> Action``."""
+    if game not in BOTS:
+        raise ValueError(f"no computer player for {game!r}")
+    choose: Bot = importlib.import_module(BOTS[game]).choose
+    return choose
 
 
 def rebuild(record: TableRecord, events: list[EventRecord]) -> tuple[State, dict[str, int]]:
@@ -126,9 +130,9 @@ class Table:
         """Queue a frame from a connection (answers go to the connection)."""
         self._inbox.put_nowait(_Command("frame", conn=conn, frame=frame))
 
-    async def join(self, name: str) -> tuple[int, str] | None:
-        """Take the first free seat: (seat, token), or None when the table is full."""
-        result: tuple[int, str] | None = await self._ask("join", data=name)
+    async def join(self, name: str, seat: int | None = None) -> tuple[int, str] | str:
+        """Take a free seat (the first, or ``seat``): (seat, token), or why not."""
+        result: tuple[int, str] | str = await self._ask("join", data=(name, seat))
         return result
 
     async def attach(self, conn: Connection, hello: p.Hello) -> bool:
@@ -194,12 +198,16 @@ class Table:
     async def _on_info(self, _: _Command) -> p.TableInfo:
         return self.table_info()
 
-    async def _on_join(self, command: _Command) -> tuple[int, str] | None:
-        free = [s for s in self.record.seats if s.kind == "human" and s.name is None]
+    async def _on_join(self, command: _Command) -> tuple[int, str] | str:
+        name, wanted = command.data
+        free = [s for s in self.record.seats if s.kind == "human" and s.name is None
+                and wanted in (None, s.seat)]
         if not free:
-            return None
+            if wanted is not None and wanted < len(self.record.seats):
+                return "that seat is taken"
+            return "the table is full" if wanted is None else "the table has no such seat"
         token = new_token()
-        seats = [SeatRecord(s.seat, command.data, s.kind, hash_token(token))
+        seats = [SeatRecord(s.seat, name, s.kind, hash_token(token))
                  if s.seat == free[0].seat else s for s in self.record.seats]
         status = "waiting" if any(s.name is None for s in seats) else "playing"
         await self.store.update_table(self.table_id, seats=seats, status=status)
