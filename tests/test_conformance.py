@@ -61,6 +61,15 @@ def test_spades_blind_nil_at_every_deal(players: int, seed: int) -> None:
     assert stats["result"]["over"]
 
 
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_spades_number_knobs(players: int) -> None:
+    # The numeric options, which the choices loop above does not reach.
+    options = short("spades", minimum_team_bid=4, nil_value=50, blind_nil_value=100,
+                    blind_nil_margin=50, bag_limit=5, bag_penalty=50, target=100)
+    stats = play_match("spades", options, 4, eager_policy, players=players)
+    assert stats["result"]["over"]
+
+
 def test_the_suite_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardtable.engine.games.gin import GinState
 

@@ -1,0 +1,458 @@
+"""A Spades match: one explicit phase at a time, one small function per phase."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ... import api
+from ...api import JSON, Action, Chance, Event, IllegalAction
+from ...cards import JOKER, format_cards, str_card
+from .bidding import bid_allowed, trails_enough
+from .options import Options
+from .phase import Phase
+from .reasons import why_illegal
+from .scoring import match_winner, side_score
+from .search import resample
+from .tricks import (
+    BIG_JOKER,
+    is_spade,
+    name_big_joker,
+    opening_card,
+    pack,
+    playable,
+    suit_of,
+    trick_winner,
+    wire,
+)
+from .views import build_view
+
+NAME = "spades"
+PLAYERS = (4, 3, 2)
+
+# Shared action objects: legal_actions() runs on every turn of every playout.
+_PLAY = [Action("play", card=c) for c in range(JOKER + 1)]
+_BID = [Action("bid", number=n) for n in range(18)]
+_BLIND_NIL, _LOOK, _DEAL = Action("blind_nil"), Action("look"), Action("deal")
+_KEEP, _REJECT = Action("keep"), Action("reject")
+_PASS_CARDS: dict[tuple[int, int], Action] = {}
+
+
+def _pass_cards(pair: tuple[int, int]) -> Action:
+    action = _PASS_CARDS.get(pair)
+    if action is None:
+        action = _PASS_CARDS[pair] = Action("pass_cards", cards=pair)
+    return action
+
+
+def new_match(options: Options | None = None, players: int = 4,
+              rng: api.Rng | None = None) -> SpadesState:
+    """A match to the target; the first dealer is drawn at random."""
+    if players not in PLAYERS:
+        raise ValueError("spades is played by 4 players (partners), 3 (cutthroat) or 2")
+    if rng is None:
+        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
+                         "random.Random(seed) in tests")
+    return SpadesState(options or Options(), players, Chance(rng))
+
+
+def replay(record: Mapping[str, JSON]) -> SpadesState:
+    """Rebuild the exact state from ``record()``."""
+    if record.get("game") != NAME:
+        raise ValueError("not a spades record")
+    state = SpadesState(Options.from_dict(record["options"]), int(record.get("players", 4)),
+                        Chance(replay=record["chance"]))
+    for data in record["actions"]:
+        state.apply(Action.from_json(data))
+    return state
+
+
+class SpadesState:
+    """The whole match; mutate only through :meth:`apply`.
+
+    Seats 0..n-1 sit clockwise.  With four players seats 0+2 and 1+3 are
+    partners and a *side* is a partnership (side = seat % 2); with two or
+    three everyone is his own side (side = seat).
+    """
+
+    def __init__(self, options: Options, players: int, chance: Chance):
+        if options.suicide and players != 4:
+            raise ValueError("suicide needs partners: play it with 4 players")
+        self.options = options
+        self.players = players
+        self.partnership = players == 4
+        self.sides: list[list[int]] = [[0, 2], [1, 3]] if self.partnership else [
+            [s] for s in range(players)]
+        self.hand_size = 17 if players == 3 else 13
+        self._chance = chance
+        self._actions: list[Action] = []
+        self.scores = [0] * len(self.sides)
+        self.bags = [0] * len(self.sides)
+        self.history: list[dict[str, JSON]] = []  # one scorecard row per hand
+        self.hand_number = 0
+        self.final: dict[str, JSON] | None = None
+        self.last: dict[str, JSON] | None = None  # the last hand's outcome, until the next deal
+        self._legal: list[Action] | None = None
+        self._legal_ids: set[int] = set()
+        self.dealer = chance.below(players)
+        self._deal()
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.partnership else seat
+
+    def partner_of(self, seat: int) -> int | None:
+        return (seat + 2) % 4 if self.partnership else None
+
+    # -- dealing -----------------------------------------------------------------
+
+    def _deal(self) -> None:
+        n = self.players
+        self.hand_number += 1
+        cards, self.removed, self.jokers = pack(self.options, n)
+        order = name_big_joker(self._chance.deck(cards))
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.stock: list[int] = []
+        self.dead: list[list[int]] = [[] for _ in range(n)]  # two players: rejected cards
+        self.aside: list[int] = []  # three players, deal_out: the card left face down
+        self.bids: list[int | None] = [None] * n
+        self.blind = [False] * n
+        self.looked = [True] * n
+        self.exchanges: list[tuple[int, int]] = []  # (giver, receiver) still to pass
+        self.received: list[list[int]] = [[] for _ in range(n)]
+        self.given: list[set[int]] = [set() for _ in range(n)]  # passed to partner, unplayed
+        self.tricks_won = [0] * n
+        self.trick: list[tuple[int, int]] = []  # (seat, card), lead first
+        self.tricks: list[tuple[int, list[tuple[int, int]], int]] = []  # (leader, plays, winner)
+        self.broken = False
+        self.opening: int | None = None  # the card that must open the first trick, if any
+        if n == 2:
+            self.stock = order[::-1]  # pop() takes the top card
+            self.to_act: int | None = (self.dealer + 1) % n
+            self.phase = Phase.DRAW
+            return
+        dealt = self.hand_size * n
+        for i, c in enumerate(order[:dealt]):
+            self.hands[(self.dealer + 1 + i) % n].append(c)
+        self.aside = order[dealt:]
+        self._start_bidding()
+
+    # -- the contract ------------------------------------------------------------
+
+    def current_player(self) -> int | None:
+        return self.to_act
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.MATCH_OVER
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = _LEGAL[self.phase](self)
+            self._legal_ids = set(map(id, self._legal))
+        return list(self._legal)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action.type == "pass_cards":  # the two cards may come in either order
+            action = Action("pass_cards", cards=tuple(sorted(action.cards)))
+        # Callers usually hand back one of the legal objects: identity first.
+        if id(action) not in self._legal_ids and action not in legal:
+            raise IllegalAction(why_illegal(self, action))
+        self._legal = None
+        self._actions.append(action)
+        return _APPLY[self.phase](self, action)
+
+    def _seat(self) -> int:
+        assert self.to_act is not None
+        return self.to_act
+
+    # -- phase: draw (two players) -----------------------------------------------
+
+    def _legal_draw(self) -> list[Action]:
+        return [_KEEP, _REJECT]
+
+    def _apply_draw(self, action: Action) -> list[Event]:
+        seat = self._seat()
+        top, following = self.stock.pop(), self.stock.pop()
+        kept, rejected = (top, following) if action.type == "keep" else (following, top)
+        self.hands[seat].append(kept)
+        self.dead[seat].append(rejected)
+        events = [Event(action.type, seat, {"stock": len(self.stock)},
+                        {"card": str_card(kept), "dead": str_card(rejected)})]
+        if self.stock:
+            self.to_act = 1 - seat
+        else:
+            self._start_bidding()
+        return events
+
+    # -- phase: blind nil or look ------------------------------------------------------
+
+    def may_bid_blind(self, seat: int) -> bool:
+        """Whether ``seat``, yet to bid, could still bid blind nil (so it must not see its cards).
+
+        Never with two players (each sees his cards as he draws them); with
+        partners only one blind nil per side, as the exchange pairs a blind
+        bidder with a partner who has seen his own cards.
+        """
+        o = self.options
+        if not o.blind_nil or self.players == 2 or self.bids[seat] is not None:
+            return False
+        if not trails_enough(self.side_of(seat), self.scores, o):
+            return False
+        partner = self.partner_of(seat)
+        if partner is None:
+            return True
+        return not self.blind[partner] and bid_allowed(0, self.bids[partner], self.hand_size, o,
+                                                       True)
+
+    def _start_bidding(self) -> None:
+        self.looked = [not self.may_bid_blind(s) for s in range(self.players)]
+        self._bid_turn((self.dealer + 1) % self.players)
+
+    def _bid_turn(self, seat: int) -> None:
+        self.to_act = seat
+        self.phase = Phase.BID if self.looked[seat] else Phase.BLIND_NIL
+
+    def _legal_blind_nil(self) -> list[Action]:
+        return [_BLIND_NIL, _LOOK]
+
+    def _apply_blind_nil(self, action: Action) -> list[Event]:
+        seat = self._seat()
+        self.looked[seat] = True
+        if action.type == "look":
+            self.phase = Phase.BID
+            return [Event("look", seat)]
+        self.bids[seat], self.blind[seat] = 0, True
+        partner = self.partner_of(seat)
+        if partner is not None and self.options.blind_nil_exchange:
+            self.exchanges += [(seat, partner), (partner, seat)]
+        return [Event("bid", seat, {"number": 0, "blind": True}), *self._after_bid(seat)]
+
+    # -- phase: bid ------------------------------------------------------------------
+
+    def _legal_bid(self) -> list[Action]:
+        seat = self._seat()
+        partner = self.partner_of(seat)
+        partner_bid = None if partner is None else self.bids[partner]
+        return [_BID[n] for n in range(self.hand_size + 1)
+                if bid_allowed(n, partner_bid, self.hand_size, self.options, self.partnership)]
+
+    def _apply_bid(self, action: Action) -> list[Event]:
+        seat = self._seat()
+        assert action.number is not None
+        self.bids[seat] = action.number
+        return [Event("bid", seat, {"number": action.number, "blind": False}),
+                *self._after_bid(seat)]
+
+    def _after_bid(self, seat: int) -> list[Event]:
+        # A partner's blind nil or bid can take blind nil off the table for a
+        # seat still to bid: it may look at its cards at once.
+        for other in range(self.players):
+            if not self.looked[other] and not self.may_bid_blind(other):
+                self.looked[other] = True
+        following = (seat + 1) % self.players
+        if self.bids[following] is None:
+            self._bid_turn(following)
+            return []
+        if self.exchanges:
+            self.to_act, self.phase = self.exchanges[0][0], Phase.EXCHANGE
+            return []
+        return self._start_play()
+
+    # -- phase: exchange after a blind nil ----------------------------------------------
+
+    def _legal_exchange(self) -> list[Action]:
+        hand = sorted(wire(c) for c in self.hands[self._seat()])
+        pairs = {(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]}
+        return [_pass_cards(pair) for pair in sorted(pairs)]
+
+    def _apply_exchange(self, action: Action) -> list[Event]:
+        giver, receiver = self.exchanges.pop(0)
+        # Holding both jokers, a lone "Jk" is the one the side wants moved: the
+        # blind nil bidder sheds the Big, his partner returns the Little.
+        cards = _take(self.hands[giver], action.cards, big_first=self.blind[giver])
+        self.hands[receiver] += cards
+        self.received[receiver] = cards
+        for known in self.given:
+            known.difference_update(cards)
+        self.given[giver].update(cards)
+        events = [Event("pass_cards", giver, {"to": receiver}),
+                  Event("receive_cards", receiver, {"from": giver},
+                        {"cards": format_cards(map(wire, cards)).split()})]
+        if self.exchanges:
+            self.to_act = self.exchanges[0][0]
+            return events
+        return events + self._start_play()
+
+    # -- phase: play -----------------------------------------------------------------
+
+    def _start_play(self) -> list[Event]:
+        leader = (self.dealer + 1) % self.players
+        if self.options.first_lead == "two_of_clubs":
+            self.opening = opening_card(self.hands)
+            if self.opening is not None:
+                leader = next(s for s, h in enumerate(self.hands) if self.opening in h)
+        self.to_act, self.phase = leader, Phase.PLAY
+        return [Event("play_starts", leader)]
+
+    def playable(self, seat: int) -> list[int]:
+        """The cards ``seat`` may play now (its turn assumed)."""
+        led = suit_of(self.trick[0][1]) if self.trick else None
+        return playable(self.hands[seat], led, first_trick=not self.tricks, broken=self.broken,
+                        options=self.options, opening=self.opening)
+
+    def _legal_play(self) -> list[Action]:
+        return [_PLAY[c] for c in sorted({wire(c) for c in self.playable(self._seat())})]
+
+    def _apply_play(self, action: Action) -> list[Event]:
+        seat = self._seat()
+        assert action.card is not None
+        (played,) = _take(self.hands[seat], (action.card,), big_first=False)
+        for known in self.given:
+            known.discard(played)
+        self.trick.append((seat, played))
+        self.broken = self.broken or is_spade(played)
+        data: dict[str, JSON] = {"card": str_card(played)}
+        if played >= JOKER:
+            data["joker"] = "big" if played == BIG_JOKER else "little"
+        events = [Event("play", seat, data)]
+        if len(self.trick) < self.players:
+            self.to_act = (seat + 1) % self.players
+            return events
+        winner = trick_winner(self.trick)
+        self.tricks_won[winner] += 1
+        self.tricks.append((self.trick[0][0], self.trick, winner))
+        events.append(Event("trick", winner, {"cards": format_cards(
+            wire(c) for _, c in self.trick).split(), "leader": self.trick[0][0]}))
+        self.trick = []
+        if self.hands[winner]:
+            self.to_act = winner
+            return events
+        return events + self._end_hand()
+
+    # -- phase: hand over ----------------------------------------------------------------
+
+    def _legal_hand_over(self) -> list[Action]:
+        return [_DEAL]
+
+    def _apply_hand_over(self, action: Action) -> list[Event]:
+        self.dealer = self._seat()
+        self.last = None
+        self._deal()
+        return [Event("deal", self.dealer, {"hand": self.hand_number})]
+
+    def _legal_match_over(self) -> list[Action]:
+        return []
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def _end_hand(self) -> list[Event]:
+        sides: list[dict[str, JSON]] = []
+        for side, seats in enumerate(self.sides):
+            bids = [self.bids[s] or 0 for s in seats]
+            scored = side_score(bids, [self.tricks_won[s] for s in seats], self.bags[side],
+                                self.options, [self.blind[s] for s in seats])
+            self.scores[side] += scored.points
+            self.bags[side] = scored.bags_after
+            sides.append({"seats": list(seats), **scored.to_json(),
+                          "score": self.scores[side]})
+        row: dict[str, JSON] = {
+            "hand": self.hand_number, "dealer": self.dealer, "bids": list(self.bids),
+            "blind": list(self.blind), "tricks": list(self.tricks_won), "sides": sides,
+            "scores": list(self.scores), "bags": list(self.bags)}
+        self.history.append(row)
+        self.last = row
+        events = [Event("hand_over", None, row)]
+        winner = match_winner(self.scores, self.options)
+        if winner is None:
+            self.to_act, self.phase = (self.dealer + 1) % self.players, Phase.HAND_OVER
+            return events
+        self.final = {"winner": winner, "winning_seats": list(self.sides[winner]),
+                      "scores": list(self.scores), "bags": list(self.bags),
+                      "hands": self.hand_number}
+        self.to_act, self.phase = None, Phase.MATCH_OVER
+        return [*events, Event("match_over", None, self.final)]
+
+    def result(self) -> dict[str, JSON]:
+        """Winner (a side, and its seats), scores and bags per side, the per-hand scorecard."""
+        return {"over": self.is_over(), "winner": None, **(self.final or {}),
+                "sides": [list(s) for s in self.sides], "scores": list(self.scores),
+                "bags": list(self.bags), "hands": self.history}
+
+    # -- views, records, search ----------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """Everything ``seat`` may know (``None``: a spectator), plus its legal moves."""
+        return build_view(self, seat)
+
+    def record(self) -> dict[str, JSON]:
+        """Server-only: options, players, chance outcomes (deck orders) and actions."""
+        return {"game": NAME, "options": self.options.to_dict(), "players": self.players,
+                "chance": list(self._chance.outcomes),
+                "actions": [a.to_json() for a in self._actions]}
+
+    def chance_outcomes(self) -> list[JSON]:
+        """Server-only: every chance outcome drawn so far (the server logs the new ones)."""
+        return list(self._chance.outcomes)
+
+    def zones(self) -> dict[str, Any]:
+        """Server/test-only: where every card is, named as the text codec names it."""
+        def named(cards: Sequence[int]) -> list[int]:
+            return [wire(c) for c in cards]
+
+        # Hidden cards a seat has seen: its own dead cards, the cards it passed
+        # to its partner, the stock card it is offered.
+        seen_by = {s: named(self.dead[s] + sorted(self.given[s])) for s in range(self.players)}
+        if self.phase is Phase.DRAW and self.to_act is not None:
+            seen_by[self.to_act].append(wire(self.stock[-1]))  # the card he is offered
+        played = [c for _, plays, _ in self.tricks for _, c in plays] + [c for _, c in self.trick]
+        return {"hands": [named(h) for h in self.hands], "stock": named(self.stock),
+                "face_down": named([c for d in self.dead for c in d] + self.aside),
+                "public": named(played), "removed": list(self.removed), "jokers": self.jokers,
+                "revealed": False, "deal": self.hand_number,
+                "unseen_by": {s: named(h) for s, h in enumerate(self.hands)
+                              if not self.looked[s]},
+                "seen_by": seen_by}
+
+    def resample(self, seat: int, rng: random.Random) -> SpadesState:
+        """A full state consistent with ``view(seat)``: the unseen cards dealt anew."""
+        return resample(self, seat, rng)
+
+    def __str__(self) -> str:
+        hands = " | ".join(format_cards(map(wire, h)) for h in self.hands)
+        return f"spades hand {self.hand_number} {self.phase.value} to act {self.to_act}: {hands}"
+
+
+def _take(hand: list[int], cards: Sequence[int], big_first: bool) -> list[int]:
+    """Remove ``cards`` (as the codec names them) from ``hand``; the actual cards taken."""
+    taken = []
+    for c in cards:
+        if c == JOKER:
+            jokers = sorted((j for j in hand if j >= JOKER), reverse=big_first)
+            c = jokers[0]
+        hand.remove(c)
+        taken.append(c)
+    return taken
+
+
+_LEGAL: dict[Phase, Callable[[SpadesState], list[Action]]] = {
+    Phase.DRAW: SpadesState._legal_draw,
+    Phase.BLIND_NIL: SpadesState._legal_blind_nil,
+    Phase.BID: SpadesState._legal_bid,
+    Phase.EXCHANGE: SpadesState._legal_exchange,
+    Phase.PLAY: SpadesState._legal_play,
+    Phase.HAND_OVER: SpadesState._legal_hand_over,
+    Phase.MATCH_OVER: SpadesState._legal_match_over,
+}
+
+_APPLY: dict[Phase, Callable[[SpadesState, Action], list[Event]]] = {
+    Phase.DRAW: SpadesState._apply_draw,
+    Phase.BLIND_NIL: SpadesState._apply_blind_nil,
+    Phase.BID: SpadesState._apply_bid,
+    Phase.EXCHANGE: SpadesState._apply_exchange,
+    Phase.PLAY: SpadesState._apply_play,
+    Phase.HAND_OVER: SpadesState._apply_hand_over,
+}
+
+__all__ = ["NAME", "PLAYERS", "Phase", "SpadesState", "new_match", "replay"]

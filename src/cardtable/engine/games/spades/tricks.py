@@ -1,0 +1,147 @@
+"""The pack and the play of the cards: suits, ranks, trick winners, legal plays.
+
+Aces are high; spades, and the two jokers when they are played, are trumps.
+A joker belongs to the spade suit for every rule: following suit, breaking
+spades, "holds only spades".  The text codec knows one joker (``Jk``), so the
+engine marks the Big Joker internally as :data:`BIG_JOKER` (53); views name
+both ``Jk`` and say which is which (see ``views``).
+
+>>> from cardtable.engine.cards import parse
+>>> trick_winner([(0, card("Kh")), (1, card("Ah")), (2, card("2s")), (3, card("3h"))])
+2
+>>> [str_card(c) for c in playable(parse("Ah 3s"), None, first_trick=False, broken=False,
+...                                 options=Options(), opening=None)]
+['Ah']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ...cards import JOKER, card, str_card
+from .options import Options
+
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+LITTLE_JOKER = JOKER
+BIG_JOKER = JOKER + 1
+
+_REMOVED_FOR_JOKERS = {"remove_2c_2d": ("2c", "2d"), "remove_2h_2d": ("2h", "2d")}
+_THREE_PLAYER_CARD = {"two_of_clubs": "2c", "two_of_diamonds": "2d", "two_of_hearts": "2h"}
+_THREE_PLAYER_FALLBACK = ("2c", "2d", "2h")
+
+
+def suit_of(c: int) -> int:
+    """Suit 0..3; both jokers are spades."""
+    return SPADES if c >= JOKER else c // 13
+
+
+def power(c: int) -> int:
+    """Rank within the suit: 2 is 0 .. ace 12, Little Joker 13, Big Joker 14."""
+    if c >= JOKER:
+        return 13 + (c - JOKER)
+    return (c % 13 - 1) % 13
+
+
+def wire(c: int) -> int:
+    """The card as the text codec names it: either joker is ``Jk`` (52)."""
+    return min(c, JOKER)
+
+
+def is_spade(c: int) -> bool:
+    return suit_of(c) == SPADES
+
+
+def pack(options: Options, players: int) -> tuple[list[int], list[int], int]:
+    """(cards to shuffle, cards taken out face up, jokers) for a deal.
+
+    Jokers replace two deuces.  Three players need 51 cards: the chosen card
+    goes, or, when the jokers already took it out, the next of 2c 2d 2h still
+    in; ``deal_out`` shuffles all 52 and the last card lies out face down.
+    """
+    cards = list(range(52))
+    removed: list[int] = []
+    jokers = 0
+    if options.jokers != "none":
+        removed = [card(name) for name in _REMOVED_FOR_JOKERS[options.jokers]]
+        jokers = 2
+    if players == 3 and options.three_player_removes != "deal_out":
+        for name in (_THREE_PLAYER_CARD[options.three_player_removes], *_THREE_PLAYER_FALLBACK):
+            if card(name) not in removed:
+                removed.append(card(name))
+                break
+    cards = [c for c in cards if c not in removed] + [JOKER] * jokers
+    return cards, removed, jokers
+
+
+def name_big_joker(order: list[int]) -> list[int]:
+    """The shuffled order with its first joker made the Big Joker (a fair coin, for free)."""
+    out = list(order)
+    if JOKER in out:
+        out[out.index(JOKER)] = BIG_JOKER
+    return out
+
+
+def trick_winner(plays: Sequence[tuple[int, int]]) -> int:
+    """The seat that wins a trick of (seat, card) plays, the first play being the lead."""
+    led = suit_of(plays[0][1])
+
+    def strength(play: tuple[int, int]) -> tuple[int, int]:
+        suit = suit_of(play[1])
+        return (2 if suit == SPADES else 1 if suit == led else 0), power(play[1])
+
+    return max(plays, key=strength)[0]
+
+
+def opening_card(hands: Iterable[Sequence[int]]) -> int | None:
+    """The lowest club in play (the 2c, or the 3c when the 2c is out), or ``None``."""
+    clubs = [c for hand in hands for c in hand if suit_of(c) == CLUBS]
+    return min(clubs, key=power) if clubs else None
+
+
+def _no_spades(hand: Sequence[int]) -> list[int]:
+    others = [c for c in hand if not is_spade(c)]
+    return others or list(hand)
+
+
+def playable(hand: Sequence[int], led: int | None, *, first_trick: bool, broken: bool,
+             options: Options, opening: int | None) -> list[int]:
+    """The cards of ``hand`` that may be played to a trick whose led suit is ``led``.
+
+    ``led`` is ``None`` for a lead; ``opening`` is the card that must open the
+    hand (``two_of_clubs``), ``None`` otherwise.
+    """
+    if led is None:
+        return _leads(hand, first_trick, broken, options, opening)
+    follow = [c for c in hand if suit_of(c) == led]
+    if first_trick and options.first_trick == "lowest_club" and led == CLUBS and follow:
+        return [min(follow, key=power)]
+    if follow:
+        return follow
+    if first_trick and options.first_trick != "any":
+        return _no_spades(hand)
+    return list(hand)
+
+
+def _leads(hand: Sequence[int], first_trick: bool, broken: bool, options: Options,
+           opening: int | None) -> list[int]:
+    if first_trick:
+        if opening is not None and opening in hand:
+            return [opening]
+        clubs = [c for c in hand if suit_of(c) == CLUBS]
+        if options.first_trick == "lowest_club" and clubs:
+            return [min(clubs, key=power)]
+        if options.first_lead == "left_of_dealer_no_spade" or options.first_trick != "any":
+            return _no_spades(hand)
+    if options.spade_breaking and not broken:
+        return _no_spades(hand)
+    return list(hand)
+
+
+def display_key(c: int) -> tuple[int, int]:
+    """Sort a hand by suit (clubs, diamonds, hearts, spades), low to high, jokers last."""
+    return suit_of(c), power(c)
+
+
+__all__ = ["BIG_JOKER", "CLUBS", "DIAMONDS", "HEARTS", "LITTLE_JOKER", "SPADES", "display_key",
+           "is_spade", "name_big_joker", "opening_card", "pack", "playable", "power",
+           "str_card", "suit_of", "trick_winner", "wire"]

@@ -1,0 +1,85 @@
+"""What a seat may know: the one redaction point of a Spades match.
+
+Own hand in full (not before a blind nil decision: a seat that may still
+bid blind nil sees none of its cards); everyone else's hand as a count;
+bids, tricks and every card played this hand (all were public); the cards
+received in a blind nil exchange (only to the receiver); two players: the
+card offered from the stock (to the drawer) and one's own dead cards.
+
+Both jokers are ``"Jk"`` in card lists; ``"jokers"`` (own hand) and a
+play's ``"joker"`` say ``"big"`` or ``"little"``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...api import JSON
+from ...cards import JOKER, str_card
+from .phase import Phase
+from .tricks import BIG_JOKER, display_key
+
+if TYPE_CHECKING:
+    from .match import SpadesState
+
+
+def joker_name(c: int) -> str:
+    return "big" if c == BIG_JOKER else "little"
+
+
+def _play(seat: int, c: int) -> dict[str, JSON]:
+    out: dict[str, JSON] = {"seat": seat, "card": str_card(c)}
+    if c >= JOKER:
+        out["joker"] = joker_name(c)
+    return out
+
+
+def _trick(leader: int, plays: list[tuple[int, int]], winner: int) -> dict[str, JSON]:
+    return {"leader": leader, "plays": [_play(s, c) for s, c in plays], "winner": winner}
+
+
+def _own_hand(hand: list[int]) -> dict[str, JSON]:
+    ordered = sorted(hand, key=display_key)
+    entry: dict[str, JSON] = {"count": len(hand), "cards": [str_card(c) for c in ordered]}
+    jokers = [joker_name(c) for c in ordered if c >= JOKER]
+    if jokers:
+        entry["jokers"] = jokers
+    return entry
+
+
+def build_view(state: SpadesState, seat: int | None) -> dict[str, JSON]:
+    """The view of ``seat`` (``None``: a spectator), with its legal moves when it is to act."""
+    hands: list[dict[str, JSON]] = [
+        _own_hand(hand) if s == seat and state.looked[s] else {"count": len(hand)}
+        for s, hand in enumerate(state.hands)]
+    contracts = [sum(state.bids[s] or 0 for s in seats) for seats in state.sides]
+    completed = [_trick(leader, plays, winner) for leader, plays, winner in state.tricks]
+    out: dict[str, JSON] = {
+        "game": "spades", "seat": seat, "players": state.players, "phase": state.phase.value,
+        "to_act": state.to_act, "dealer": state.dealer, "hand": state.hand_number,
+        "hand_size": state.hand_size, "sides": [list(s) for s in state.sides],
+        "partner": None if seat is None else state.partner_of(seat),
+        "hands": hands, "looked": list(state.looked),
+        "bids": list(state.bids), "blind": list(state.blind), "contracts": contracts,
+        "tricks_won": list(state.tricks_won),
+        "trick": [_play(s, c) for s, c in state.trick],
+        "last_trick": completed[-1] if completed else None, "tricks": completed,
+        "spades_broken": state.broken,
+        "removed": [str_card(c) for c in state.removed], "stock": len(state.stock),
+        "scores": list(state.scores), "bags": list(state.bags), "target": state.options.target,
+        "history": list(state.history), "last": state.last, "result": state.final,
+        "options": state.options.to_dict(),
+        "legal": [a.to_json() for a in state.legal_actions()] if seat == state.to_act else [],
+    }
+    if seat is not None:
+        if state.received[seat]:
+            out["exchange"] = {"received": [str_card(c) for c in state.received[seat]],
+                               "from": state.partner_of(seat)}
+        if state.players == 2:
+            out["dead"] = [str_card(c) for c in sorted(state.dead[seat], key=display_key)]
+            if state.phase is Phase.DRAW and state.to_act == seat:
+                out["offered"] = str_card(state.stock[-1])
+    return out
+
+
+__all__ = ["build_view", "joker_name"]
