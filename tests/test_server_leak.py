@@ -212,3 +212,59 @@ async def test_the_checker_flags_a_tampered_frame(server: ServerProcess) -> None
     forged = Frame("seats", spectator_frame.v, {"note": str_card(sorted(hand_card)[0])})
     assert problems({None: [forged]}, truth)
 
+
+
+# -- Spades: four seats and a spectator --------------------------------------------------------
+
+
+async def play_spades_table(client: Client, quota: int) -> Watched:
+    """Four spades_bot players (all people, as far as the server knows) and a spectator."""
+    from cardtable.bots.spades_bot import choose as spades_choose
+
+    host = await client.create_table("spades", {"target": 150, "mercy": 200},
+                                     opponent="friend", name="Ann")
+    seats = [host] + [await client.join(host.code, name) for name in ("Bob", "Cy", "Di")]
+    table = Watched(host.table_id, frames={0: [], 1: [], 2: [], 3: [], None: []})
+    spectator = client.connect(None, table_id=host.table_id, record=table.frames[None])
+    conns = [client.connect(seat, record=table.frames[seat.seat]) for seat in seats]
+    async with conns[0] as a, conns[1] as b, conns[2] as c, conns[3] as d, spectator:
+        players = [a, b, c, d]
+        watching = asyncio.create_task(follow(spectator))
+        while True:
+            await asyncio.gather(*(play(p, spades_choose) for p in players))
+            table.hands += len(a.view["history"])
+            table.matches += 1
+            if table.hands >= quota:
+                break
+            for p in players:
+                await p.rematch()
+            for p in players:
+                await p.wait_for(lambda x: x.view["phase"] != "match_over", timeout=10)
+        final = max(p.version for p in players)
+        watching.cancel()
+        await asyncio.gather(watching, return_exceptions=True)
+        await spectator.wait_for(lambda x: x.version >= final, timeout=10)
+        for p in players:
+            await p.wait_for(lambda x: x.version >= final, timeout=10)
+    return table
+
+
+async def test_spades_frames_leak_nothing_to_any_seat_or_the_spectator(
+        server: ServerProcess) -> None:
+    async with Client(server.base_url) as client:
+        tables = await asyncio.wait_for(asyncio.gather(
+            *(play_spades_table(client, 6) for _ in range(2))), 240)
+    assert sum(t.hands for t in tables) >= 12
+    for watched in tables:
+        table, events = await logged(server, watched.table_id)
+        truth = truths(table, events)
+        for receiver, received in watched.frames.items():
+            seen = {f.v for f in received if f.t == "view"}
+            assert seen == set(truth), f"receiver {receiver} missed versions"
+        assert problems(watched.frames, truth) == []
+        # partners see nothing of each other's hands, and nobody of the others'
+        for seat in range(4):
+            for frame in watched.frames[seat]:
+                if frame.t == "view":
+                    hands = frame.d["view"]["hands"]
+                    assert all("cards" not in hands[s] for s in range(4) if s != seat)
