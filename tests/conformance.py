@@ -38,9 +38,10 @@ def random_policy(state: Any, rng: random.Random) -> Action:
 
 def eager_policy(state: Any, rng: random.Random) -> Action:
     """Random, but ends hands whenever it can and bids low, so matches reach their target
-    quickly (a contract of a trick or two is usually made even by random play)."""
+    quickly (a contract of a trick or two is usually made even by random play); in the
+    table-meld games it melds and lays off whenever it can, which empties hands."""
     legal = state.legal_actions()
-    finishing = [a for a in legal if a.type in ("knock", "gin", "big_gin")]
+    finishing = [a for a in legal if a.type in ("knock", "gin", "big_gin", "meld", "lay_off")]
     finishing += [a for a in legal if a.type == "bid" and a.number in (1, 2)]
     return rng.choice(finishing) if finishing and rng.random() < 0.8 else rng.choice(legal)
 

@@ -14,7 +14,10 @@ CASES = [(name, preset, players) for name in GAMES for preset in get_game(name).
 SEATINGS = [(name, players) for name in GAMES for players in get_game(name).PLAYERS]
 # Random play can drift below zero for ever in Spades (bids are rarely made):
 # the mercy rule ends such a match, with every check still made on the way.
-QUICK: dict[str, dict[str, int]] = {"spades": {"mercy": 200}}
+# Random Rummy players rarely go out, and a blocked hand scores nothing by
+# default: letting the lowest hand win a blocked hand ends such matches too.
+QUICK: dict[str, dict[str, object]] = {"spades": {"mercy": 200},
+                                       "rummy": {"blocked_hand": "lowest_wins"}}
 
 
 def short(name: str, **options: object) -> object:

@@ -12,6 +12,7 @@ def test_games_and_pages_carry_security_headers(server: ServerProcess) -> None:
     games = httpx.get(f"{server.base_url}/api/games").json()["games"]
     gin = next(g for g in games if g["name"] == "gin")
     assert gin["presets"] == ["standard", "pagat", "oklahoma"] and gin["players"] == [2]
+    assert gin["browser"] is True
     assert any(o["name"] == "target" and o["range"] == [1, 10000] for o in gin["options"])
     for path in ("/", "/t/ABCDEF", "/api/games", "/api/tables/ZZZZZZ"):
         response = httpx.get(server.base_url + path)

@@ -23,7 +23,7 @@ from .registry import Registry
 from .security import SECURITY_HEADERS, SlidingWindow, TokenBucket, origin_allowed
 
 WEB = Path(__file__).resolve().parents[1] / "web"
-TITLES = {"gin": "Gin Rummy", "spades": "Spades"}
+TITLES = {"gin": "Gin Rummy", "rummy": "Rummy", "spades": "Spades"}
 CLOSE_BAD_TOKEN, CLOSE_UNKNOWN_TABLE, CLOSE_RATE = 4003, 4004, 1008
 
 
@@ -78,6 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for name in GAMES:
             game = get_game(name)
             out.append({"name": name, "title": TITLES.get(name, name),
+                        # the home page offers only games the browser can draw
+                        "browser": (WEB / "games" / f"{name}.js").is_file(),
                         "players": list(game.PLAYERS), "presets": list(game.Options.PRESETS),
                         "default_preset": game.Options.DEFAULT_PRESET,
                         "preset_values": {preset: game.Options.preset(preset).to_dict()

@@ -33,7 +33,8 @@ log = logging.getLogger("cardtable.table")
 Bot = Callable[[dict[str, Any]], Action]
 
 
-BOTS = {"gin": "cardtable.bots.gin_simple", "spades": "cardtable.bots.spades_bot"}
+BOTS = {"gin": "cardtable.bots.gin_simple", "rummy": "cardtable.bots.rummy_bot",
+        "spades": "cardtable.bots.spades_bot"}
 
 
 def bot_for(game: str) -> Bot:

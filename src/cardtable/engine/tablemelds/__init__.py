@@ -1,0 +1,66 @@
+"""The Rummy family's shared mechanism: melds laid face up on a table.
+
+Classic Rummy, Rummy 500, German Rommé and Indian Rummy differ in a handful
+of rules around one turn (draw, meld, lay off, discard).  That turn is written
+once, in :class:`TableMeldState`; a game is a subclass that overrides a few
+hooks (python-chess style) and scores the hand.
+
+Pieces
+------
+``table``       :class:`TableMeld` (id, owner, cards, what each joker stands
+                for, who laid each card), :func:`extend` (lay-off on a set or
+                either end of a run), :func:`swap_joker` (joker exchange).
+``candidates``  the melds a hand can lay, finite and sorted, for ``legal_actions``.
+``opening``     a first-meld minimum: the first melds go down together.
+``hooks``       :class:`Hooks`: the overridable rules, with classic defaults.
+``state``       :class:`TableMeldState`: phases, obligations, stock, views, replay.
+``reasons``     why a move is refused, in a player's words.
+
+Hooks (override in a game's state class)
+----------------------------------------
+==========================  ===========================================================
+hook                        decides
+==========================  ===========================================================
+full_deck, deal_size        the cards and the deal
+meld_rules                  ace low / high / around the corner, meld sizes
+max_jokers_per_listed_meld  bounds the melds offered when jokers are held
+card_value, meld_value      a card's count in hand; a meld's worth for a minimum
+melds_per_turn              one new meld per turn, or any number
+may_lay_off(seat)           lay-offs allowed (e.g. only after one's first meld)
+may_swap_jokers(seat)       joker exchange allowed
+opening_minimum(seat)       points the first melds must reach (0: none)
+pickup_depth                how many discard-pile cards may be taken at once
+must_use_top_discard        the single top discard must be used this turn
+must_use_deep_pickup        the deepest card of a multi-card pickup must be used
+final_discard_required      going out only by a discard
+stock_policy, stock_reuses  an empty stock: turn the pile over, shuffle it, or end
+settle_hand, match_winners  scoring (each game writes these)
+next_dealer                 who deals next
+==========================  ===========================================================
+"""
+
+from .candidates import candidate_melds, run_windows
+from .hooks import STOCK_POLICIES, Hooks
+from .opening import opening_actions, opening_problem
+from .phase import Phase
+from .reasons import MOVES
+from .state import TableMeldState
+from .table import TableMeld, extend, fits, lay, points, swap_joker
+
+__all__ = [
+    "MOVES",
+    "STOCK_POLICIES",
+    "Hooks",
+    "Phase",
+    "TableMeld",
+    "TableMeldState",
+    "candidate_melds",
+    "extend",
+    "fits",
+    "lay",
+    "opening_actions",
+    "opening_problem",
+    "points",
+    "run_windows",
+    "swap_joker",
+]

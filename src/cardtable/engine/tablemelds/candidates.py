@@ -1,0 +1,84 @@
+"""The melds a hand can lay: the finite, sorted list ``legal_actions`` offers.
+
+Without jokers the list is exact: every set (3 or 4 cards of one rank in
+different suits, every choice of suits) and every run (every stretch of 3+
+held consecutive cards of one suit the ace rules allow).  A 14-card hand has
+at most a few dozen of them, so listing them all is cheap and lets a player
+(or a bot) choose, say, 4h5h6h rather than 4h5h6h7h.
+
+With jokers the list is bounded by ``max_jokers`` (jokers per listed meld):
+each set of naturals plus up to that many jokers, and each run window with at
+most that many gaps or ends filled by jokers.  Two copies of a card (two
+packs) give the same meld once.
+
+>>> from cardtable.engine.cards import parse, format_cards
+>>> [format_cards(m) for m in candidate_melds(parse("4h 5h 6h 7h 9c"))]
+['4h 5h 6h', '4h 5h 6h 7h', '5h 6h 7h']
+>>> len(candidate_melds(parse("7c 7d 7h 7s")))  # four sets of three, one of four
+5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from itertools import combinations
+
+from ..cards import JOKER
+from ..melds import MeldRules
+from .table import ACE_LOW
+
+
+def run_windows(rules: MeldRules) -> list[tuple[int, int]]:
+    """Every run the ace rules allow, as (low position, length); position 13 is a high ace."""
+    windows = []
+    for length in range(rules.min_run, 14):
+        if rules.around_corner:
+            starts: Iterable[int] = range(13) if length < 13 else range(1)
+        else:
+            starts = range((13 if rules.ace_high else 12) - length + 2)
+        windows += [(start, length) for start in starts]
+    return windows
+
+
+def candidate_melds(hand: Sequence[int], rules: MeldRules = ACE_LOW,
+                    max_jokers: int = 1) -> list[tuple[int, ...]]:
+    """Every meld listed for ``hand`` (see the module doc), each as sorted cards, sorted."""
+    naturals = sorted(set(c for c in hand if c < JOKER))
+    jokers = min(sum(c >= JOKER for c in hand), max_jokers)
+    found: set[tuple[int, ...]] = set()
+    _sets(naturals, jokers, rules, found)
+    _runs(set(naturals), jokers, rules, found)
+    return sorted(found)
+
+
+def _sets(naturals: list[int], jokers: int, rules: MeldRules, found: set[tuple[int, ...]]) -> None:
+    by_rank: dict[int, list[int]] = {}
+    for c in naturals:
+        by_rank.setdefault(c % 13, []).append(c)
+    for cards in by_rank.values():
+        for size in range(1, min(len(cards), rules.max_set) + 1):
+            for group in combinations(cards, size):
+                for wild in range(jokers + 1):
+                    if rules.min_set <= size + wild <= rules.max_set:
+                        found.add((*group, *[JOKER] * wild))
+
+
+def _runs(held: set[int], jokers: int, rules: MeldRules, found: set[tuple[int, ...]]) -> None:
+    for suit in range(4):
+        in_suit = sum(1 << (c % 13) for c in held if c // 13 == suit)
+        if not in_suit:
+            continue
+        for mask, length in _window_masks(rules):
+            gaps = (mask & ~in_suit).bit_count()
+            if gaps <= jokers and gaps < length:
+                present = mask & in_suit
+                cards = [suit * 13 + r for r in range(13) if present >> r & 1]
+                found.add((*cards, *[JOKER] * gaps))
+
+
+@cache
+def _window_masks(rules: MeldRules) -> list[tuple[int, int]]:
+    """Each run window as (13-bit rank mask, length): a bit test per window and suit."""
+    return [(sum(1 << (low + i) % 13 for i in range(length)), length)
+            for low, length in run_windows(rules)]

@@ -1,0 +1,96 @@
+"""The rules a table-meld game may change: a base class of small overridable hooks.
+
+:class:`~cardtable.engine.tablemelds.state.TableMeldState` plays the turn
+(draw, meld, lay off, discard), the stock and the views; a game subclasses it
+and overrides the hooks below, the way python-chess variants override a few
+methods of ``Board``.  Every hook has the classic-Rummy default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from ..cards import JOKER, deadwood_value
+from ..melds import MeldRules
+
+STOCK_POLICIES = ("turn_over", "shuffle", "end_hand")
+"""What happens when a player must draw and the stock is empty."""
+
+
+class Hooks:
+    """Defaults: one pack, no jokers, ace low, no first-meld minimum, top discard only."""
+
+    NAME: ClassVar[str] = "table_melds"
+    MAX_TURNS_PER_HAND: ClassVar[int] = 600
+    """Deadlock guard: a hand this long (players who never finish) ends as blocked."""
+
+    players: int
+
+    # -- cards ------------------------------------------------------------------
+
+    def full_deck(self) -> list[int]:
+        """The cards dealt from (two packs, jokers: override)."""
+        return list(range(52))
+
+    def deal_size(self) -> int:
+        """Cards dealt to each player."""
+        return 10 if self.players == 2 else 7
+
+    def meld_rules(self) -> MeldRules:
+        """Where the ace may sit and the sizes of melds."""
+        return MeldRules()
+
+    def max_jokers_per_listed_meld(self) -> int:
+        """How many jokers a meld offered in ``legal_actions`` may hold (keeps the list small)."""
+        return 1
+
+    def card_value(self, card: int) -> int:
+        """A card's count in hand at the end of a hand."""
+        return deadwood_value(card) if card < JOKER else 15
+
+    def meld_value(self, stands_for: Sequence[int]) -> int:
+        """A meld's worth for a first-meld minimum (jokers count as what they stand for)."""
+        return sum(deadwood_value(c) for c in stands_for)
+
+    # -- the turn -----------------------------------------------------------------
+
+    def melds_per_turn(self) -> int | None:
+        """How many new melds a player may lay in one turn (``None``: any number)."""
+        return None
+
+    def may_lay_off(self, seat: int) -> bool:
+        """Whether ``seat`` may lay off now (Rommé, house rules: only after coming out)."""
+        return True
+
+    def may_swap_jokers(self, seat: int) -> bool:
+        """Whether ``seat`` may exchange a natural card for a melded joker now."""
+        return False
+
+    def opening_minimum(self, seat: int) -> int:
+        """Points the first melds of ``seat`` must total, all laid in one action (0: none)."""
+        return 0
+
+    def pickup_depth(self) -> int:
+        """How many cards may be taken from the discard pile at once (Rummy 500: all)."""
+        return 1
+
+    def must_use_top_discard(self) -> bool:
+        """Whether a single top discard taken must be melded or laid off in the same turn."""
+        return False
+
+    def must_use_deep_pickup(self) -> bool:
+        """Whether the deepest card of a multi-card pickup must be used in the same turn."""
+        return True
+
+    def final_discard_required(self) -> bool:
+        """Whether a player can go out only by discarding his last card."""
+        return False
+
+    def stock_policy(self) -> str:
+        """One of :data:`STOCK_POLICIES` for this stock exhaustion."""
+        return "turn_over"
+
+    def stock_reuses(self) -> int:
+        """How many times the discard pile may become the stock in one hand."""
+        return 1

@@ -1,0 +1,433 @@
+"""The table-meld turn: draw, meld, lay off, discard; one small function per phase.
+
+A game subclasses :class:`TableMeldState`, overrides the rule hooks of
+:class:`~cardtable.engine.tablemelds.hooks.Hooks` and implements the three
+scoring hooks (:meth:`settle_hand`, :meth:`match_winners`, :meth:`next_dealer`).
+
+Obligations: a card that must be used this turn (the top discard under a
+"must use" rule, the deepest card of a Rummy 500 pickup) is kept in
+``must_place``; until it is on the table the only legal melds and lay-offs
+are those that place it, and there is no discard.  The draw that creates an
+obligation is legal only when the card can be used, so a turn never sticks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from .. import api
+from ..api import JSON, Action, Chance, Event, IllegalAction
+from ..cards import JOKER, format_cards, str_card
+from ..melds import InvalidMeld
+from .candidates import candidate_melds
+from .hooks import Hooks
+from .opening import opening_actions
+from .phase import Phase
+from .reasons import why_illegal
+from .table import TableMeld, extend, fits, lay, swap_joker
+
+_DRAW_STOCK, _DRAW_DISCARD, _DEAL = Action("draw_stock"), Action("draw_discard"), Action("deal")
+
+
+class TableMeldState(Hooks):
+    """The whole match; mutate only through :meth:`apply`."""
+
+    OPTIONS_TYPE: ClassVar[type[api.Options]] = api.Options
+
+    def __init__(self, options: Any, players: int, chance: Chance):
+        self.options = options
+        self.players = players
+        self._chance = chance
+        self._actions: list[Action] = []
+        self.scores = [0] * players
+        self.history: list[dict[str, JSON]] = []
+        self.hand_number = 0
+        self.final: dict[str, JSON] | None = None
+        self.last: dict[str, JSON] | None = None
+        self._legal: list[Action] | None = None
+        self.dealer = chance.below(players)
+        self._deal()
+
+    # -- scoring hooks (each game) ------------------------------------------------
+
+    def settle_hand(self, winner: int | None, rummy: bool) -> dict[str, JSON]:
+        """Add this hand's points to ``scores``; return the scorecard row's details.
+
+        ``winner`` went out (``None``: the hand was blocked); ``rummy``: he
+        went out in one turn having laid nothing earlier in the hand.
+        """
+        raise NotImplementedError
+
+    def match_winners(self) -> list[int] | None:
+        """The match's winners once it is over, else ``None``."""
+        raise NotImplementedError
+
+    def next_dealer(self, winner: int | None) -> int:
+        return (self.dealer + 1) % self.players
+
+    # -- dealing --------------------------------------------------------------------
+
+    def _deal(self) -> None:
+        deck = self._chance.deck(self.full_deck())
+        n, size = self.players, self.deal_size()
+        first = (self.dealer + 1) % n
+        self.hand_number += 1
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n * size):
+            self.hands[(first + i) % n].append(deck[i])
+        self.discard = [deck[n * size]]
+        self.stock = deck[:n * size:-1]  # reversed: pop() takes the card after the upcard
+        self.table: list[TableMeld] = []
+        self.picked: list[list[int]] = [[] for _ in range(n)]  # taken from the pile, still held
+        self.has_melded = [False] * n
+        self.laid_earlier = [False] * n  # placed a card in an earlier turn (no "rummy")
+        self.recycles = self.turns = 0
+        self.to_act: int | None = first
+        self.phase = Phase.DRAW
+        self.revealed = False
+        self._new_turn()
+
+    def _new_turn(self) -> None:
+        self.melds_this_turn = 0
+        self.laid_this_turn = False
+        self.taken: int | None = None  # may not be discarded this turn
+        self.must_place: list[int] = []
+
+    # -- the contract -----------------------------------------------------------------
+
+    def current_player(self) -> int | None:
+        return self.to_act
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.MATCH_OVER
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = sorted(set(_LEGAL[self.phase](self)))
+        return list(self._legal)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
+        action = _canonical(action)
+        if action not in self.legal_actions():
+            raise IllegalAction(why_illegal(self, action))
+        self._legal = None
+        self._actions.append(action)
+        return _APPLY[self.phase](self, action)
+
+    def _seat(self) -> int:
+        assert self.to_act is not None
+        return self.to_act
+
+    # -- phase: draw ---------------------------------------------------------------------
+
+    def _legal_draw(self) -> list[Action]:
+        hand = self.hands[self._seat()]
+        moves = [_DRAW_STOCK]  # an empty stock is renewed first (the hand ended otherwise)
+        for depth in range(1, min(self.pickup_depth(), len(self.discard)) + 1):
+            taken = self.discard[-depth:]
+            deepest = taken[0]
+            must = self.must_use_top_discard() if depth == 1 else self.must_use_deep_pickup()
+            if not must or self._can_place(deepest, [*hand, *taken]):
+                moves.append(_DRAW_DISCARD if depth == 1 else Action("draw_discard", number=depth))
+        return moves
+
+    def _apply_draw(self, action: Action) -> list[Event]:
+        seat = self._seat()
+        events: list[Event] = []
+        self.phase = Phase.PLAY
+        if action.type == "draw_stock":
+            if not self.stock:
+                events.append(self._renew_stock())
+            card = self.stock.pop()
+            self.hands[seat].append(card)
+            events.append(Event("draw_stock", seat, {"stock": len(self.stock)},
+                                {"card": str_card(card)}))
+            return events
+        depth = action.number or 1
+        taken = self.discard[-depth:]
+        del self.discard[-depth:]
+        self.hands[seat] += taken
+        self.picked[seat] += taken
+        if depth == 1:
+            self.taken = taken[0]
+        must = self.must_use_top_discard() if depth == 1 else self.must_use_deep_pickup()
+        self.must_place = [taken[0]] if must else []
+        return [Event("draw_discard", seat, {"cards": format_cards(taken).split()})]
+
+    def _renew_stock(self) -> Event:
+        """The discard pile becomes the stock: turned over (bottom card on top) or shuffled."""
+        self.recycles += 1
+        if self.stock_policy() == "shuffle":
+            self.stock = self._chance.deck(self.discard)
+        else:
+            self.stock = self.discard[:]  # pop() takes the end: the old bottom card is drawn first
+            self.stock.reverse()
+        self.discard = []
+        return Event("renew_stock", None, {"stock": len(self.stock),
+                                           "shuffled": self.stock_policy() == "shuffle"})
+
+    def _can_place(self, card: int, hand: list[int]) -> bool:
+        """Whether ``card`` can go on the table this turn from ``hand`` (before any play)."""
+        seat = self._seat()
+        keep = 1 if self.final_discard_required() else 0
+        if self.opening_minimum(seat) and not self.has_melded[seat]:
+            return any(card in group for action in opening_actions(self, hand)
+                       for group in action.melds)
+        for meld in candidate_melds(hand, self.meld_rules(), self.max_jokers_per_listed_meld()):
+            if card in meld and len(hand) - len(meld) >= keep:
+                return True
+        return self.may_lay_off(seat) and len(hand) - 1 >= keep and any(
+            fits(m, card, self.meld_rules()) for m in self.table)
+
+    # -- phase: play ------------------------------------------------------------------------
+
+    def _legal_play(self) -> list[Action]:
+        seat = self._seat()
+        hand = self.hands[seat]
+        rules = self.meld_rules()
+        moves: list[Action] = []
+        limit = self.melds_per_turn()
+        if limit is None or self.melds_this_turn < limit:
+            if self.opening_minimum(seat) and not self.has_melded[seat]:
+                moves += [a for a in opening_actions(self, hand) if self._placement_ok(
+                    [c for m in a.melds for c in m])]
+            else:
+                candidates = candidate_melds(hand, rules, self.max_jokers_per_listed_meld())
+                moves += [Action("meld", cards=m) for m in candidates if self._placement_ok(m)]
+        if self.may_lay_off(seat) and self.table:
+            for card in sorted(set(hand)):
+                if self._placement_ok((card,)):
+                    moves += [Action("lay_off", card=card, meld=m.id) for m in self.table
+                              if fits(m, card, rules)]
+        if self.may_swap_jokers(seat):
+            moves += self._legal_swaps(hand)
+        if not self.must_place:
+            moves += [Action("discard", card=c) for c in set(hand) if c != self.taken]
+        return moves
+
+    def _legal_swaps(self, hand: list[int]) -> list[Action]:
+        moves = []
+        for meld in self.table:
+            if JOKER in meld.cards:
+                for card in set(hand) - {JOKER}:
+                    try:
+                        swap_joker(meld, card, self._seat(), self.meld_rules())
+                    except InvalidMeld:
+                        continue
+                    moves.append(Action("swap_joker", card=card, meld=meld.id))
+        return moves
+
+    def _placement_ok(self, cards: tuple[int, ...] | list[int]) -> bool:
+        """Whether laying ``cards`` leaves a way to finish the turn, and meets any obligation."""
+        if self.must_place and not set(self.must_place) & set(cards):
+            return False
+        left = list(self.hands[self._seat()])
+        for c in cards:
+            left.remove(c)
+        if not left:
+            return not self.final_discard_required()
+        # keeping only the card just taken from the pile would leave no legal discard
+        return any(c != self.taken for c in left) or bool(self.must_place)
+
+    def _apply_play(self, action: Action) -> list[Event]:
+        seat = self._seat()
+        if action.type == "discard":
+            return self._apply_discard(seat, action)
+        rules = self.meld_rules()
+        if action.type == "meld":
+            groups = action.melds or (action.cards,)
+            laid = []
+            for group in groups:
+                meld = lay(self._next_meld_id(), seat, group, rules)
+                self.table.append(meld)
+                laid.append(meld.to_json())
+                self._remove(seat, group)
+            self.melds_this_turn += 1
+            self.has_melded[seat] = True
+            event = Event("meld", seat, {"melds": laid})
+        else:
+            assert action.card is not None and action.meld is not None
+            at = next(i for i, m in enumerate(self.table) if m.id == action.meld)
+            if action.type == "lay_off":
+                self.table[at] = extend(self.table[at], action.card, seat, rules)
+            else:  # swap_joker: the freed joker comes to hand and must be played again
+                self.table[at] = swap_joker(self.table[at], action.card, seat, rules)
+                self.hands[seat].append(JOKER)
+                self.must_place.append(JOKER)
+            self._remove(seat, (action.card,))
+            event = Event(action.type, seat, {"card": str_card(action.card),
+                                              "meld": self.table[at].to_json()})
+        self.laid_this_turn = True
+        if not self.hands[seat]:
+            return [event, *self._end_hand(seat)]
+        return [event]
+
+    def _next_meld_id(self) -> int:
+        return 1 + max((m.id for m in self.table), default=0)
+
+    def _remove(self, seat: int, cards: tuple[int, ...] | list[int]) -> None:
+        for c in cards:
+            self.hands[seat].remove(c)
+            if c in self.picked[seat]:
+                self.picked[seat].remove(c)
+            if c in self.must_place:
+                self.must_place.remove(c)
+
+    def _apply_discard(self, seat: int, action: Action) -> list[Event]:
+        assert action.card is not None
+        self._remove(seat, (action.card,))
+        self.discard.append(action.card)
+        events = [Event("discard", seat, {"card": str_card(action.card)})]
+        if not self.hands[seat]:
+            return events + self._end_hand(seat)
+        self.laid_earlier[seat] = self.laid_earlier[seat] or self.laid_this_turn
+        self.turns += 1
+        stock_done = not self.stock and (self.stock_policy() == "end_hand"
+                                         or self.recycles >= self.stock_reuses())
+        if stock_done or self.turns >= self.MAX_TURNS_PER_HAND:
+            return events + self._end_hand(None)
+        self.to_act, self.phase = (seat + 1) % self.players, Phase.DRAW
+        self._new_turn()
+        return events
+
+    # -- the end of a hand ---------------------------------------------------------------------
+
+    def _end_hand(self, winner: int | None) -> list[Event]:
+        rummy = winner is not None and not self.laid_earlier[winner]
+        row: dict[str, JSON] = {"hand": self.hand_number, "dealer": self.dealer,
+                                "winner": winner, "blocked": winner is None,
+                                "rummy": rummy, "left": [format_cards(h).split()
+                                                         for h in self.hands]}
+        row.update(self.settle_hand(winner, rummy))
+        row["totals"] = list(self.scores)
+        self.history.append(row)
+        self.last = row
+        self.revealed = True
+        events = [Event("hand_over", None, row)]
+        winners = self.match_winners()
+        if winners is not None:
+            self.final = {"winners": winners, "totals": list(self.scores)}
+            self.to_act, self.phase = None, Phase.MATCH_OVER
+            events.append(Event("match_over", None, self.final))
+        else:
+            self.to_act, self.phase = self.next_dealer(winner), Phase.HAND_OVER
+        return events
+
+    def _legal_hand_over(self) -> list[Action]:
+        return [_DEAL]
+
+    def _apply_hand_over(self, action: Action) -> list[Event]:
+        self.dealer = self._seat()
+        self.last = None
+        self._deal()
+        return [Event("deal", self.dealer, {"hand": self.hand_number,
+                                            "upcard": str_card(self.discard[-1])})]
+
+    def _legal_match_over(self) -> list[Action]:
+        return []
+
+    def result(self) -> dict[str, JSON]:
+        return {"over": self.is_over(), **(self.final or {}), "scores": list(self.scores),
+                "hands": [{k: v for k, v in row.items() if k != "left"} for row in self.history]}
+
+    # -- views, records, search ----------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """Everything ``seat`` may know (``None``: a spectator), plus its legal moves."""
+        hands: list[dict[str, JSON]] = []
+        for s, hand in enumerate(self.hands):
+            entry: dict[str, JSON] = {"count": len(hand), "melded": self.has_melded[s],
+                                      "picked": format_cards(sorted(self.picked[s])).split()}
+            if s == seat or self.revealed:
+                entry["cards"] = format_cards(sorted(hand)).split()
+            hands.append(entry)
+        return {
+            "game": self.NAME, "seat": seat, "phase": self.phase.value, "to_act": self.to_act,
+            "dealer": self.dealer, "hand": self.hand_number, "players": self.players,
+            "hands": hands, "stock": len(self.stock),
+            "discard": format_cards(self.discard).split(),
+            "table": [m.to_json() for m in self.table],
+            "taken": None if self.taken is None else str_card(self.taken),
+            "must_place": format_cards(self.must_place).split(),
+            "melds_this_turn": self.melds_this_turn, "recycles": self.recycles,
+            "scores": list(self.scores), "history": [
+                {k: v for k, v in row.items() if k != "left"} for row in self.history],
+            "last": self.last, "result": self.final, "options": self.options.to_dict(),
+            "legal": [a.to_json() for a in self.legal_actions()] if seat == self.to_act else [],
+        }
+
+    def record(self) -> dict[str, JSON]:
+        """Server-only: options, chance outcomes (deck orders) and actions."""
+        return {"game": self.NAME, "options": self.options.to_dict(), "players": self.players,
+                "chance": list(self._chance.outcomes),
+                "actions": [a.to_json() for a in self._actions]}
+
+    def chance_outcomes(self) -> list[JSON]:
+        return list(self._chance.outcomes)
+
+    def zones(self) -> dict[str, Any]:
+        """Server/test-only: where every card is, for conservation and leak checks."""
+        on_table = [c for m in self.table for c in m.cards]
+        return {"hands": [list(h) for h in self.hands], "stock": list(self.stock),
+                "face_down": [], "public": list(self.discard) + on_table,
+                "revealed": self.revealed, "deal": self.hand_number,
+                "jokers": sum(c >= JOKER for c in self.full_deck())}
+
+    def resample(self, seat: int, rng: random.Random) -> TableMeldState:
+        """A full state consistent with ``view(seat)``: the unseen cards dealt anew.
+
+        Cards others picked up from the discard pile stay with them.
+        """
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        unseen = list(self.stock)
+        kept: list[list[int]] = []
+        for s, hand in enumerate(self.hands):
+            known = list(self.picked[s]) if s != seat and not self.revealed else list(hand)
+            rest = list(hand)
+            for c in known:
+                rest.remove(c)
+            unseen += rest
+            kept.append(known)
+        rng.shuffle(unseen)
+        twin.hands = []
+        for s, hand in enumerate(self.hands):
+            extra = len(hand) - len(kept[s])
+            twin.hands.append(kept[s] + unseen[:extra])
+            del unseen[:extra]
+        twin.stock = unseen
+        twin.discard, twin.table = list(self.discard), list(self.table)
+        twin.picked = [list(p) for p in self.picked]
+        twin.has_melded, twin.laid_earlier = list(self.has_melded), list(self.laid_earlier)
+        twin.must_place = list(self.must_place)
+        twin.scores, twin.history = list(self.scores), list(self.history)
+        twin._actions = list(self._actions)
+        twin._chance = Chance(rng)
+        twin._legal = None
+        return twin
+
+
+def _canonical(action: Action) -> Action:
+    """Meld cards in one order, so ``7h 5h 6h`` names the same move as ``5h 6h 7h``."""
+    if action.type != "meld":
+        return action
+    return Action("meld", card=action.card, number=action.number, meld=action.meld,
+                  cards=tuple(sorted(action.cards)),
+                  melds=tuple(sorted(tuple(sorted(m)) for m in action.melds)))
+
+
+_LEGAL: dict[Phase, Callable[[TableMeldState], list[Action]]] = {
+    Phase.DRAW: TableMeldState._legal_draw,
+    Phase.PLAY: TableMeldState._legal_play,
+    Phase.HAND_OVER: TableMeldState._legal_hand_over,
+    Phase.MATCH_OVER: TableMeldState._legal_match_over,
+}
+
+_APPLY: dict[Phase, Callable[[TableMeldState, Action], list[Event]]] = {
+    Phase.DRAW: TableMeldState._apply_draw,
+    Phase.PLAY: TableMeldState._apply_play,
+    Phase.HAND_OVER: TableMeldState._apply_hand_over,
+}
