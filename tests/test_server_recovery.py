@@ -137,7 +137,8 @@ async def in_flight(server: ServerProcess, *, frozen: bool) -> None:
         action = choose(conn.view)
         acting = asyncio.create_task(conn.act(action, id="in-flight", timeout=60))
         await asyncio.sleep(0.05 if frozen else 0.001)  # the frame leaves the client
-        assert not acting.done()
+        if frozen:  # racing, the answer may already be in
+            assert not acting.done()
         await asyncio.to_thread(server.kill)
         await asyncio.to_thread(server.start)
         answer = await acting
@@ -152,7 +153,8 @@ async def in_flight(server: ServerProcess, *, frozen: bool) -> None:
         await asyncio.wait_for(asyncio.gather(play(a, choose, until=hand_done),
                                               play(b, choose, until=hand_done)), 60)
         assert a.view["phase"] == "hand_over"
-        assert a.reconnects == b.reconnects == 1
+        # racing, a connection that read everything before the kill may notice it later
+        assert a.reconnects == b.reconnects == 1 if frozen else a.reconnects + b.reconnects >= 1
 
 
 async def test_kill_9_with_an_act_in_flight(server: ServerProcess) -> None:
