@@ -31,14 +31,19 @@ async function call(method, path, body) {
 
 export const listGames = () => call("GET", "/api/games").then((d) => d.games || []);
 
-/** opponent: "computer" | "friend" */
-export const createTable = (game, options, opponent, name) =>
-  call("POST", "/api/tables", { game, options, opponent, name });
+/**
+ * opponent: "computer" | "friend"; extra: {players, seats} for games played by
+ * several counts (seats: "bot" | "human" for seats 1, 2, ...).
+ */
+export const createTable = (game, options, opponent, name, extra = {}) =>
+  call("POST", "/api/tables", { game, options, opponent, name, ...extra });
 
 export const getTable = (code) => call("GET", `/api/tables/${encodeURIComponent(code)}`);
 
-export const joinTable = (code, name) =>
-  call("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name });
+/** seat: a particular free seat (a per-seat invite link), or omitted for the first free one. */
+export const joinTable = (code, name, seat = null) =>
+  call("POST", `/api/tables/${encodeURIComponent(code)}/join`,
+    Number.isInteger(seat) ? { name, seat } : { name });
 
 /** Codes are case-insensitive; the server's alphabet avoids 0/O and 1/I/L. */
 export function normalizeCode(text) {

@@ -39,6 +39,11 @@ function optionField(option, touched) {
   return h("div", { class: "option" }, label, input, hint);
 }
 
+function playersText(counts) {
+  if (counts.length > 2) return `${Math.min(...counts)}–${Math.max(...counts)} players`;
+  return `${counts.join(" or ")} players`;
+}
+
 function gamePicker(games, onPick) {
   const group = h("div", { class: "game-picker", role: "radiogroup", "aria-label": "Game" });
   games.forEach((game, i) => {
@@ -47,9 +52,82 @@ function gamePicker(games, onPick) {
     input.addEventListener("change", () => onPick(game));
     group.append(h("label", { class: "game-choice", for: id }, input,
       h("span", { class: "game-title" }, game.title || humanize(game.name)),
-      h("span", { class: "hint" }, `${(game.players || []).join(" or ")} players`)));
+      h("span", { class: "hint" }, playersText(game.players || []))));
   });
   return group;
+}
+
+// Games played by several counts (Spades: 4, 3 or 2) choose one, and with friends
+// say who sits in each other seat. Seats go clockwise from yours: seat 1 is on
+// your left; with four, seat 2 is across the table (your partner in Spades).
+const COUNT_NOTES = { spades: { 4: "partners", 3: "cutthroat", 2: "two-handed" } };
+
+const PARTNERS = new Set(["spades"]); // four players sit in two partnerships, partners across
+
+function seatLabel(game, count, seat) {
+  if (count === 2) return "Opponent";
+  if (count === 4 && PARTNERS.has(game)) {
+    return { 1: "Left opponent", 2: "Partner (across)", 3: "Right opponent" }[seat];
+  }
+  if (seat === 1) return `Seat ${seat + 1} (on your left)`;
+  if (seat === count - 1) return `Seat ${seat + 1} (on your right)`;
+  return `Seat ${seat + 1}`;
+}
+
+/** The player-count radios and the per-seat Computer / Invite choices. */
+function seatPlanner(onChange) {
+  const box = h("div", { class: "seat-plan", hidden: true });
+  const plan = { game: null, players: null, kinds: [] };
+
+  function show(game) {
+    plan.game = game;
+    const counts = game.players || [];
+    const several = counts.length > 1 || Math.max(...counts, 2) > 2;
+    box.hidden = !several;
+    if (!several) {
+      plan.players = null;
+      replace(box);
+      onChange(plan);
+      return;
+    }
+    plan.players = counts[0];
+    plan.kinds = [];
+    const notes = COUNT_NOTES[game.name] || {};
+    // The radios stay put (keyboard focus with them); only the seat list follows the count.
+    const radios = counts.length > 1 ? h("fieldset", { class: "player-count" },
+      h("legend", null, "Players"),
+      counts.map((n) => {
+        const input = h("input", { type: "radio", name: "players", id: `players-${n}`, value: String(n), checked: n === plan.players });
+        input.addEventListener("change", () => { plan.players = n; drawSeats(); });
+        return h("label", { class: "count-choice", for: `players-${n}` }, input,
+          h("span", null, `${n}`), notes[n] ? h("span", { class: "hint" }, notes[n]) : null);
+      })) : null;
+    replace(box, radios, seatsBox);
+    drawSeats();
+  }
+
+  const seatsBox = h("fieldset", { class: "seat-kinds" });
+
+  function drawSeats() {
+    const seats = [];
+    for (let seat = 1; seat < plan.players; seat += 1) {
+      const id = `seat-kind-${seat}`;
+      const select = h("select", { id },
+        h("option", { value: "bot", selected: plan.kinds[seat - 1] === "bot" }, "Computer"),
+        h("option", { value: "human", selected: plan.kinds[seat - 1] !== "bot" }, "Invite a person"));
+      plan.kinds[seat - 1] = select.value;
+      select.addEventListener("change", () => { plan.kinds[seat - 1] = select.value; onChange(plan); });
+      seats.push(h("div", { class: "seat-kind" }, h("label", { for: id }, seatLabel(plan.game.name, plan.players, seat)), select));
+    }
+    plan.kinds.length = plan.players - 1;
+    replace(seatsBox,
+      h("legend", null, "With friends, who sits where"),
+      h("div", { class: "seat-kind-list" }, seats),
+      h("p", { class: "hint" }, "Against the computer, every other seat is a computer."));
+    onChange(plan);
+  }
+
+  return { el: box, show, plan };
 }
 
 function deckToggle() {
@@ -74,6 +152,10 @@ export function renderHome(root, navigate) {
   const buttons = [];
   let game = null;
   let touched = new Map();
+  const planner = seatPlanner((plan) => {
+    const many = plan.players && plan.players > 2;
+    vsFriend.textContent = many ? "Play with friends" : "Play with a friend";
+  });
 
   function showGame(picked) {
     game = picked;
@@ -81,6 +163,7 @@ export function renderHome(root, navigate) {
     replace(presetSelect, ...(game.presets || []).map((p) =>
       h("option", { value: p, selected: p === game.default_preset }, humanize(p))));
     replace(optionsBox, ...(game.options || []).map((o) => optionField(o, touched)));
+    planner.show(game);
   }
 
   async function start(opponent) {
@@ -91,7 +174,13 @@ export function renderHome(root, navigate) {
     const options = { preset: presetSelect.value, ...Object.fromEntries(touched) };
     buttons.forEach((b) => { b.disabled = true; });
     try {
-      const grant = await createTable(game.name, options, opponent, guest);
+      const extra = {};
+      const plan = planner.plan;
+      if (plan.players) {
+        extra.players = plan.players;
+        if (opponent === "friend") extra.seats = [...plan.kinds];
+      }
+      const grant = await createTable(game.name, options, opponent, guest, extra);
       rememberSeat(grant.code, grant);
       navigate(`/t/${grant.code}`);
     } catch (e) {
@@ -125,6 +214,7 @@ export function renderHome(root, navigate) {
     h("div", { class: "row" },
       h("div", { class: "field" }, h("label", { for: "preset" }, "Rules"), presetSelect),
       h("div", { class: "field" }, h("label", { for: "guest-name" }, "Your name"), name)),
+    planner.el,
     h("details", { class: "options" }, h("summary", null, "More options"),
       h("p", { class: "hint" }, "Changes apply on top of the chosen rules; empty fields keep the rules' value."),
       optionsBox),
@@ -142,7 +232,9 @@ export function renderHome(root, navigate) {
       joinForm),
     h("footer", { class: "home-foot" }, deckToggle())));
 
-  listGames().then((games) => {
+  listGames().then((all) => {
+    // Only the games this client can draw (the server says which: `browser`).
+    const games = all.filter((g) => g.browser !== false);
     const slot = newGame.querySelector(".game-slot");
     if (!games.length) {
       replace(slot, h("p", { class: "hint" }, "No games on this server."));

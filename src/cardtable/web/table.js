@@ -23,6 +23,8 @@ export function openTable(root, rawCode, navigate) {
   const page = h("div", { class: "table-page" });
   root.append(page);
 
+  // A per-seat invite link (/t/CODE?seat=N) asks for that seat when sitting down.
+  const wanted = seatParam();
   const seat = seatFor(code);
   if (seat) connect(page, code, seat.table_id, { token: seat.token }, navigate, (s) => { socket = s; });
   else showLobby();
@@ -48,6 +50,8 @@ export function openTable(root, rawCode, navigate) {
 
   function lobbyPanel(info) {
     const free = info.seats.some((s) => !s.taken) && info.status === "waiting";
+    const invited = wanted !== null ? info.seats.find((s) => s.seat === wanted) : null;
+    const invitedFree = Boolean(invited && !invited.taken && free);
     const error = h("p", { class: "form-error", role: "alert" });
     const name = h("input", { id: "sit-name", maxlength: 24, value: guestName(), placeholder: "Guest" });
     const watch = h("button", { id: "watch", onclick: () => startWatching() }, "Watch");
@@ -58,8 +62,9 @@ export function openTable(root, rawCode, navigate) {
       error.textContent = "";
       setGuestName(name.value.trim());
       try {
-        const grant = await joinTable(code, name.value.trim() || "Guest");
+        const grant = await joinTable(code, name.value.trim() || "Guest", invitedFree ? wanted : null);
         rememberSeat(code, grant);
+        if (location.search) history.replaceState(null, "", `/t/${code}`); // seated: the link did its job
         connect(page, code, grant.table_id, { token: grant.token }, navigate, (s) => { socket = s; });
       } catch (e) {
         sit.disabled = false;
@@ -73,10 +78,16 @@ export function openTable(root, rawCode, navigate) {
     }
 
     const seats = h("ul", { class: "lobby-seats" }, info.seats.map((s) =>
-      h("li", null, s.taken ? (s.name || "Player") : "Free seat", s.kind === "bot" ? " (computer)" : "")));
+      h("li", { class: s === invited && invitedFree ? "invited-seat" : null },
+        info.seats.length > 2 ? `Seat ${s.seat + 1}: ` : "",
+        s.taken ? (s.name || "Player") : "Free seat", s.kind === "bot" ? " (computer)" : "",
+        s === invited && invitedFree ? " ← your seat" : "")));
+    let hint = free ? "You are invited to play." : "This table is full; you can watch the game.";
+    if (invitedFree) hint = `You are invited to play in seat ${wanted + 1}.`;
+    else if (invited && free) hint = `Seat ${wanted + 1} is taken; you can sit in a free seat.`;
     return h("section", { class: "panel lobby", "aria-labelledby": "lobby-title" },
       h("h1", { id: "lobby-title" }, `${titleOf(info.game)} · table ${info.code}`),
-      h("p", { class: "hint" }, free ? "You are invited to play." : "This table is full; you can watch the game."),
+      h("p", { class: "hint", id: "lobby-hint" }, hint),
       seats,
       optionsSummary(info.options),
       free ? h("div", { class: "row" }, h("div", { class: "field" }, h("label", { for: "sit-name" }, "Your name"), name)) : null,
@@ -94,7 +105,13 @@ export function openTable(root, rawCode, navigate) {
 }
 
 function titleOf(game) {
-  return { gin: "Gin Rummy" }[game] || String(game).replace(/_/g, " ");
+  return { gin: "Gin Rummy", spades: "Spades" }[game] || String(game).replace(/_/g, " ");
+}
+
+/** The seat asked for by a per-seat invite link (?seat=N), or null. */
+function seatParam() {
+  const raw = new URLSearchParams(location.search).get("seat");
+  return raw !== null && /^\d{1,2}$/.test(raw) ? Number(raw) : null;
 }
 
 function optionsSummary(options) {
@@ -219,6 +236,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       if (renderer) return;
       board.replaceChildren();
       renderer = module.mount(board, ctx);
+      drawSeats(); // the board may name the seats (ctx.seatName / ctx.seatRole)
       rerender();
     } catch (e) {
       replace(board, h("p", { class: "loading" }, `This browser client cannot show ${game} yet.`));
@@ -228,6 +246,9 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
 
   function drawSeats() {
     const scores = lastView && Array.isArray(lastView.scores) ? lastView.scores : null;
+    // Partnership games score by side (view.sides lists each side's seats).
+    const sides = lastView && Array.isArray(lastView.sides) ? lastView.sides : null;
+    const scoreOf = (seat) => (sides ? scores[sides.findIndex((side) => side.includes(seat))] : scores[seat]);
     const toAct = lastView ? lastView.to_act : null;
     replace(seatsBar, ...ctx.seats.map((s) => {
       const name = s.taken ? ctx.seatName(s.seat) : "Free seat";
@@ -236,36 +257,54 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
         class: ["seat-chip", s.seat === toAct && "to-act", away && "away", s.seat === ctx.seat && "me"],
         dataset: { seat: String(s.seat) },
         "aria-label": `${name}${s.kind === "bot" ? ", computer" : ""}${away ? ", disconnected" : ""}` +
-          `${scores ? `, ${scores[s.seat]} points` : ""}${s.seat === toAct ? ", to play" : ""}`,
+          `${scores ? `, ${scoreOf(s.seat)} points` : ""}${s.seat === toAct ? ", to play" : ""}`,
       },
       h("span", { class: "dot", "aria-hidden": "true" }),
       h("span", { class: "seat-name" }, name),
       s.kind === "bot" ? h("span", { class: "bot-tag", "aria-hidden": "true" }, "bot") : null,
-      scores ? h("span", { class: "seat-score" }, String(scores[s.seat])) : null);
+      scores ? h("span", { class: "seat-score" }, String(scoreOf(s.seat) ?? "")) : null);
     }), ctx.role === "spectator" ? h("span", { class: "seat-chip watching" }, "Watching") : null);
     drawInvite();
   }
 
+  let inviteKey = "";
   function drawInvite() {
     const waiting = ctx.role === "player" && ctx.seats.some((s) => !s.taken);
     invite.hidden = !waiting;
-    if (!waiting || invite.childElementCount) return;
-    const url = `${location.origin}/t/${code}`;
-    const link = h("input", { id: "invite-link", readonly: true, value: url, "aria-label": "Invite link", onfocus: (e) => e.target.select() });
-    const copy = h("button", { class: "primary", id: "copy-invite", onclick: async () => {
-      try {
-        await navigator.clipboard.writeText(url);
-      } catch {
-        link.select();
-        document.execCommand?.("copy"); // older browsers / insecure origins
-      }
-      copy.textContent = "Copied";
-      setTimeout(() => { copy.textContent = "Copy"; }, 1500);
-    } }, "Copy");
-    invite.append(
-      h("h2", null, "Invite a friend"),
-      h("p", null, "Send this link — the game starts when your friend sits down."),
-      h("div", { class: "invite-row" }, link, copy),
+    if (!waiting) return;
+    // Two seats: one link. More: one link per free seat (/t/CODE?seat=N), labelled by
+    // the renderer's ctx.seatRole(seat) when it has one ("North, your partner").
+    const open = ctx.seats.length > 2 ? ctx.seats.filter((s) => !s.taken).map((s) => s.seat) : [null];
+    const key = `${open.join(",")}|${Boolean(ctx.seatRole)}`;
+    if (key === inviteKey && invite.childElementCount) return;
+    inviteKey = key;
+    const rows = open.map((seat) => {
+      const url = `${location.origin}/t/${code}${seat === null ? "" : `?seat=${seat}`}`;
+      const suffix = seat === null ? "" : `-${seat}`;
+      const label = seat === null ? "Invite link" : (ctx.seatRole?.(seat) || `Seat ${seat + 1}`);
+      const link = h("input", {
+        id: `invite-link${suffix}`, readonly: true, value: url, "aria-label": `${label}: invite link`,
+        onfocus: (e) => e.target.select(),
+      });
+      const copy = h("button", { class: "primary", id: `copy-invite${suffix}`, "aria-label": `Copy the link for ${label}`, onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(url);
+        } catch {
+          link.select();
+          document.execCommand?.("copy"); // older browsers / insecure origins
+        }
+        copy.textContent = "Copied";
+        setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+      } }, "Copy");
+      return h("div", { class: "invite-row", dataset: seat === null ? {} : { seat: String(seat) } },
+        seat === null ? null : h("span", { class: "invite-seat" }, label), link, copy);
+    });
+    const several = open.length > 1;
+    replace(invite,
+      h("h2", null, several ? "Invite your friends" : "Invite a friend"),
+      h("p", null, several ? "Send each friend the link for their seat — the game starts when everyone has sat down."
+        : "Send this link — the game starts when your friend sits down."),
+      ...rows,
       h("p", { class: "hint" }, "Or tell them the table code: ", h("strong", { class: "invite-code", id: "invite-code" }, code)));
   }
 
