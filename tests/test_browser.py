@@ -220,7 +220,9 @@ def test_a_reload_resumes_the_same_hand(browser: Browser, base_url: str) -> None
 
     page.reload()
     page.wait_for_selector(".gin .hand-card")
-    page.wait_for_function("() => document.querySelector('.table-page')?.dataset.version")
+    # A selector wait, not a script: a script evaluated while the reloaded page is still
+    # starting can be refused by the page's own Content-Security-Policy.
+    page.locator(".table-page[data-version]").wait_for()
     assert page.url == url
     assert player.version() == version
     assert player.hand() == hand
