@@ -189,16 +189,18 @@ def test_blind_nil_then_the_exchange_shows_each_only_what_he_received() -> None:
     assert (s.phase, s.current_player()) == (Phase.EXCHANGE, 1)
     assert len(s.legal_actions()) == 78  # any two of thirteen
     play(s, "pass_cards cards=KdAd")  # either order
-    assert s.view(3)["exchange"] == {"received": ["Ad", "Kd"], "from": 1}
-    assert "exchange" not in s.view(1) and "exchange" not in s.view(0)
+    assert s.view(3)["exchange"] == {"received": ["Ad", "Kd"], "gave": [], "from": 1}
+    # the passer remembers what he gave; nobody else sees it
+    assert s.view(1)["exchange"] == {"received": [], "gave": ["Kd", "Ad"], "from": 3}
+    assert "exchange" not in s.view(0)
     assert "exchange" not in s.view(None)
     # ...who returns two of his fifteen.
     assert s.current_player() == 3 and len(s.legal_actions()) == 105
     assert_refused(s, "pass_cards cards=2h3s", "you do not hold 2h")
     assert_refused(s, "pass_cards cards=2s", "pass exactly two cards")
     play(s, "pass_cards cards=2s3s")
-    assert s.view(1)["exchange"] == {"received": ["2s", "3s"], "from": 3}
-    assert s.view(3)["exchange"] == {"received": ["Ad", "Kd"], "from": 1}
+    assert s.view(1)["exchange"] == {"received": ["2s", "3s"], "gave": ["Kd", "Ad"], "from": 3}
+    assert s.view(3)["exchange"] == {"received": ["Ad", "Kd"], "gave": ["2s", "3s"], "from": 1}
     assert s.view(1)["hands"][1]["count"] == 13 and "Ad" not in s.view(1)["hands"][1]["cards"]
     assert (s.phase, s.current_player()) == (Phase.PLAY, 0)
 

@@ -72,8 +72,11 @@ def build_view(state: SpadesState, seat: int | None) -> dict[str, JSON]:
         "legal": [a.to_json() for a in state.legal_actions()] if seat == state.to_act else [],
     }
     if seat is not None:
-        if state.received[seat]:
+        if state.received[seat] or state.given[seat]:
+            # What you passed and partner has not played yet is yours to remember.
             out["exchange"] = {"received": [str_card(c) for c in state.received[seat]],
+                               "gave": [str_card(c) for c in sorted(state.given[seat],
+                                                                    key=display_key)],
                                "from": state.partner_of(seat)}
         if state.players == 2:
             out["dead"] = [str_card(c) for c in sorted(state.dead[seat], key=display_key)]
