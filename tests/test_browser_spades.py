@@ -256,10 +256,14 @@ def test_a_whole_hand_against_three_computers(browser: Browser, base_url: str,
     # Both sides' scores and bags are on the board.
     assert page.locator("#scoreboard .side-row").count() == 2
     assert "bag" in page.inner_text("#scoreboard")
-    if player.phase() == "hand_over":  # (a computer dealer may have dealt hand 2 already)
-        # The last trick can be looked at: four cards, the winner marked.
-        assert page.locator("#last-trick .last-play").count() == 4
-        assert page.locator("#last-trick .last-play.winner").count() == 1
+    # The last trick can be looked at: four cards, the winner marked. Read in one go: a
+    # computer dealer may deal hand 2 at any moment, and the peek empties with the deal.
+    board = page.evaluate("""() => ({
+        phase: document.querySelector('.spades')?.dataset.phase,
+        plays: document.querySelectorAll('#last-trick .last-play').length,
+        winners: document.querySelectorAll('#last-trick .last-play.winner').length})""")
+    if board["phase"] == "hand_over":
+        assert (board["plays"], board["winners"]) == (4, 1), board
     # On to the next hand (dealing, or leaving the summary if a computer dealt already).
     player.next_hand()
     assert not problems, problems

@@ -374,8 +374,11 @@ export function mount(el, ctx) {
   function exchangePanel(view, myTurn) {
     const to = exchangeTarget(view);
     if (!myTurn) {
+      const gave = view.exchange?.gave || [];
       return h("div", { class: "wait-panel", id: "wait-panel" }, h("h2", null, "Blind nil exchange"),
-        h("p", { class: "wait-line" }, `${seatName(view.to_act)} ${view.to_act === view.seat ? "are" : "is"} passing 2 cards to ${seatName(to)}…`));
+        h("p", { class: "wait-line" }, `${seatName(view.to_act)} ${view.to_act === view.seat ? "are" : "is"} passing 2 cards to ${seatName(to)}…`),
+        gave.length ? h("p", { id: "gave-cards" }, "You passed ",
+          h("span", { class: "received-cards" }, gave.map((c) => miniCard(c, null))), ".") : null);
     }
     const received = view.exchange?.received || [];
     const chosen = ui.selected.map((k) => cardOf(k)).filter(Boolean);
