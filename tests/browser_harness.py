@@ -21,7 +21,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Page, Position, ViewportSize
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Position,
+    ViewportSize,
+    sync_playwright,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -266,3 +273,28 @@ class FakeWebSocket {
 Object.assign(FakeWebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
 window.WebSocket = FakeWebSocket;
 """
+
+
+# -- fixtures shared by the browser test modules (import them by name) ------------------------
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server for one test module, with computer players that move quickly."""
+    with running_server(tmp_path_factory.mktemp("browser-server")) as server:
+        yield server.base_url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page

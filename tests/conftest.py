@@ -40,4 +40,5 @@ def brute_force_deadwood(cards: Sequence[int], ace_high: bool = False,
     return best
 
 
+from browser_harness import base_url, browser  # noqa: E402, F401  (browser tests' fixtures)
 from server_harness import server  # noqa: E402, F401  (the real-server fixture, for every test)

@@ -6,48 +6,23 @@ key moments go to artifacts/screenshots/ for a human to look at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from browser_harness import (
-    CHROMIUM_ARGS,
     DESKTOP,
     FAKE_WEBSOCKET_JS,
     PHONE_LANDSCAPE,
     GinPlayer,
     WebServer,
-    chromium_path,
-    running_server,
+    new_page,
     screenshot,
     table_code,
     watch_console,
 )
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("browser-server")) as server:
-        yield server.base_url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, Page]:
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return context, page
 
 
 def start_against_computer(page: Page, base_url: str, name: str,

@@ -9,17 +9,13 @@ go to artifacts/screenshots/spades-*.png for a human to look at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from browser_harness import (
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE_LANDSCAPE,
-    chromium_path,
-    running_server,
+    new_page,
     screenshot,
     table_code,
     watch_console,
@@ -27,28 +23,6 @@ from browser_harness import (
 
 # A person's habit when bidding: a middling number if the server allows it.
 BID_PREFERENCE = (3, 2, 4, 1, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0)
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("spades-browser-server")) as server:
-        yield server.base_url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, Page]:
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return context, page
 
 
 class SpadesPlayer:
