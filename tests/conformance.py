@@ -12,7 +12,7 @@ whose zones list ``unseen_by`` (a seat's own cards it has not looked at, as
 before a Spades blind nil decision) forbids those too; ``seen_by`` lists
 hidden cards a seat has legitimately seen (its own dead discards, the card
 it is offered, the cards it passed to its partner).  Card conservation uses
-the pack the zones declare: a standard pack plus ``jokers``, with the cards
+the pack the zones declare: ``packs`` standard packs (default 1) plus ``jokers``, with the cards
 taken out of play in ``removed``.
 """
 
@@ -109,7 +109,8 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
     players = players or game.PLAYERS[0]
     rng, more = random.Random(seed), random.Random(-seed)
     state = game.new_match(options, players=players, rng=random.Random(seed))
-    full_deck = sorted(deck(jokers=state.zones().get("jokers", 0)))
+    zones0 = state.zones()
+    full_deck = sorted(deck(packs=zones0.get("packs", 1), jokers=zones0.get("jokers", 0)))
     public: set[int] = set()
     deal = None
     stats = {"actions": 0, "illegal_probes": 0}

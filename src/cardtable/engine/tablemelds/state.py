@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from .. import api
 from ..api import JSON, Action, Chance, Event, IllegalAction
 from ..cards import JOKER, format_cards, str_card
-from ..melds import InvalidMeld
+from ..melds import InvalidMeld, make_meld
 from .candidates import candidate_melds
 from .hooks import Hooks
 from .opening import opening_actions
@@ -356,8 +356,32 @@ class TableMeldState(Hooks):
             "scores": list(self.scores), "history": [
                 {k: v for k, v in row.items() if k != "left"} for row in self.history],
             "last": self.last, "result": self.final, "options": self.options.to_dict(),
+            "first_meld": self._first_meld(seat),
+            "candidates": self._candidate_view() if seat == self.to_act else [],
             "legal": [a.to_json() for a in self.legal_actions()] if seat == self.to_act else [],
         }
+
+    def _first_meld(self, seat: int | None) -> int:
+        """Points ``seat``'s first melds must still reach (0: none, or it has melded)."""
+        return 0 if seat is None or self.has_melded[seat] else self.opening_minimum(seat)
+
+    def _candidate_view(self) -> list[JSON]:
+        """The melds the seat to act could lay from its hand, with their worth.
+
+        A client stages a first meld group by group and shows the running
+        total from these values, so no card values are written in the browser.
+        """
+        if self.phase is not Phase.PLAY:
+            return []
+        rules = self.meld_rules()
+        found: list[JSON] = []
+        for cards in candidate_melds(self.hands[self._seat()], rules,
+                                     self.max_jokers_per_listed_meld()):
+            meld = make_meld(cards, rules)
+            found.append({"cards": format_cards(cards).split(), "kind": meld.kind,
+                          "stands_for": format_cards(meld.stands_for).split(),
+                          "value": self.meld_value(meld.stands_for)})
+        return found
 
     def record(self) -> dict[str, JSON]:
         """Server-only: options, chance outcomes (deck orders) and actions."""
@@ -374,7 +398,8 @@ class TableMeldState(Hooks):
         return {"hands": [list(h) for h in self.hands], "stock": list(self.stock),
                 "face_down": [], "public": list(self.discard) + on_table,
                 "revealed": self.revealed, "deal": self.hand_number,
-                "jokers": sum(c >= JOKER for c in self.full_deck())}
+                "jokers": sum(c >= JOKER for c in self.full_deck()),
+                "packs": self.full_deck().count(0)}
 
     def resample(self, seat: int, rng: random.Random) -> TableMeldState:
         """A full state consistent with ``view(seat)``: the unseen cards dealt anew.
