@@ -13,16 +13,20 @@ engine's ``view(seat)`` at the frame's version.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from cardtable.bots.gin_simple import choose
 from cardtable.client import Client, Connection, Frame, play
-from cardtable.engine import Action, get_game
+from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.api import State
 from cardtable.engine.cards import str_card
+from cardtable.server.table import BOTS, Bot, bot_for
 from cardtable.store import EventRecord, Store, TableRecord, database_url
 from conformance import cards_in, forbidden
 from server_harness import ServerProcess
@@ -214,47 +218,46 @@ async def test_the_checker_flags_a_tampered_frame(server: ServerProcess) -> None
 
 
 
-# -- Spades: four seats and a spectator --------------------------------------------------------
+# -- Tables of three to eight: Spades and the Rummy family ----------------------------------------
 
 
-async def play_spades_table(client: Client, quota: int) -> Watched:
-    """Four spades_bot players (all people, as far as the server knows) and a spectator."""
-    from cardtable.bots.spades_bot import choose as spades_choose
-
-    host = await client.create_table("spades", {"target": 150, "mercy": 200},
-                                     opponent="friend", name="Ann")
-    seats = [host] + [await client.join(host.code, name) for name in ("Bob", "Cy", "Di")]
-    table = Watched(host.table_id, frames={0: [], 1: [], 2: [], 3: [], None: []})
+async def play_seated_table(client: Client, game: str, options: dict[str, Any], players: int,
+                            choose: Bot, quota: int) -> Watched:
+    """``players`` bots (all people, as far as the server knows) and a spectator."""
+    host = await client.create_table(game, options, opponent="friend", name="Ann",
+                                     players=players)
+    names = ["Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"][:players - 1]
+    seats = [host] + [await client.join(host.code, name) for name in names]
+    frames: dict[Receiver, list[Frame]] = {s: [] for s in range(players)}
+    frames[None] = []
+    table = Watched(host.table_id, frames=frames)
     spectator = client.connect(None, table_id=host.table_id, record=table.frames[None])
-    conns = [client.connect(seat, record=table.frames[seat.seat]) for seat in seats]
-    async with conns[0] as a, conns[1] as b, conns[2] as c, conns[3] as d, spectator:
-        players = [a, b, c, d]
+    async with contextlib.AsyncExitStack() as stack:
+        conns = [await stack.enter_async_context(
+            client.connect(seat, record=table.frames[seat.seat])) for seat in seats]
+        await stack.enter_async_context(spectator)
         watching = asyncio.create_task(follow(spectator))
         while True:
-            await asyncio.gather(*(play(p, spades_choose) for p in players))
-            table.hands += len(a.view["history"])
+            await asyncio.gather(*(play(c, choose) for c in conns))
+            table.hands += len(conns[0].view["history"])
             table.matches += 1
             if table.hands >= quota:
                 break
-            for p in players:
-                await p.rematch()
-            for p in players:
-                await p.wait_for(lambda x: x.view["phase"] != "match_over", timeout=10)
-        final = max(p.version for p in players)
+            for c in conns:
+                await c.rematch()
+            for c in conns:
+                await c.wait_for(lambda x: x.view["phase"] != "match_over", timeout=10)
+        final = max(c.version for c in conns)
         watching.cancel()
         await asyncio.gather(watching, return_exceptions=True)
         await spectator.wait_for(lambda x: x.version >= final, timeout=10)
-        for p in players:
-            await p.wait_for(lambda x: x.version >= final, timeout=10)
+        for c in conns:
+            await c.wait_for(lambda x: x.version >= final, timeout=10)
     return table
 
 
-async def test_spades_frames_leak_nothing_to_any_seat_or_the_spectator(
-        server: ServerProcess) -> None:
-    async with Client(server.base_url) as client:
-        tables = await asyncio.wait_for(asyncio.gather(
-            *(play_spades_table(client, 6) for _ in range(2))), 240)
-    assert sum(t.hands for t in tables) >= 12
+async def check_tables(server: ServerProcess, tables: list[Watched], players: int) -> None:
+    """Every receiver got every version, no frame leaks, no hand of another seat shown early."""
     for watched in tables:
         table, events = await logged(server, watched.table_id)
         truth = truths(table, events)
@@ -262,9 +265,41 @@ async def test_spades_frames_leak_nothing_to_any_seat_or_the_spectator(
             seen = {f.v for f in received if f.t == "view"}
             assert seen == set(truth), f"receiver {receiver} missed versions"
         assert problems(watched.frames, truth) == []
-        # partners see nothing of each other's hands, and nobody of the others'
-        for seat in range(4):
+        for seat in range(players):
             for frame in watched.frames[seat]:
-                if frame.t == "view":
-                    hands = frame.d["view"]["hands"]
-                    assert all("cards" not in hands[s] for s in range(4) if s != seat)
+                view = frame.d["view"] if frame.t == "view" else None
+                if view and view["phase"] not in ("hand_over", "match_over"):
+                    hands = view["hands"]
+                    assert all("cards" not in hands[s] for s in range(players) if s != seat)
+
+
+async def test_spades_frames_leak_nothing_to_any_seat_or_the_spectator(
+        server: ServerProcess) -> None:
+    from cardtable.bots.spades_bot import choose as spades_choose
+
+    async with Client(server.base_url) as client:
+        tables = await asyncio.wait_for(asyncio.gather(*(play_seated_table(
+            client, "spades", {"target": 150, "mercy": 200}, 4, spades_choose, 6)
+            for _ in range(2))), 240)
+    assert sum(t.hands for t in tables) >= 12
+    await check_tables(server, tables, 4)
+
+
+FAMILY = [(game, players, options) for game, players, options in (
+    ("rummy", 4, {"target": 60}),
+    ("rummy500", 3, {"target": 150}),
+    ("rummy500", 5, {"target": 100}),  # two packs and four jokers
+    ("romme", 3, {}),
+    ("indian", 3, {}),
+) if game in GAMES and game in BOTS]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), FAMILY,
+                         ids=[f"{g}-{p}" for g, p, _ in FAMILY])
+async def test_rummy_family_frames_leak_nothing(server: ServerProcess, game: str, players: int,
+                                                options: dict[str, Any]) -> None:
+    async with Client(server.base_url) as client:
+        tables = await asyncio.wait_for(asyncio.gather(*(play_seated_table(
+            client, game, options, players, bot_for(game), 3) for _ in range(2))), 240)
+    assert sum(t.hands for t in tables) >= 6
+    await check_tables(server, tables, players)

@@ -35,7 +35,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self
@@ -180,10 +180,21 @@ class Client:
         return games
 
     async def create_table(self, game: str = "gin", options: Mapping[str, Any] | None = None,
-                           opponent: str = "computer", name: str = "Player") -> Seat:
-        """Create a table and take seat 0; ``opponent`` is ``"computer"`` or ``"friend"``."""
-        body = {"game": game, "options": dict(options or {}), "opponent": opponent,
-                "name": name}
+                           opponent: str = "computer", name: str = "Player",
+                           players: int | None = None,
+                           seats: Sequence[str] | None = None) -> Seat:
+        """Create a table and take seat 0.
+
+        ``opponent`` (``"computer"`` or ``"friend"``) fills the other seats;
+        ``seats`` (``"human"`` or ``"bot"`` for seats 1, 2, ...) overrides it seat
+        by seat; ``players`` defaults to the game's smallest table.
+        """
+        body: dict[str, Any] = {"game": game, "options": dict(options or {}),
+                                "opponent": opponent, "name": name}
+        if players is not None:
+            body["players"] = players
+        if seats is not None:
+            body["seats"] = list(seats)
         return _seat(await self._call("POST", "/api/tables", body))
 
     async def join(self, code: str, name: str = "Player") -> Seat:
