@@ -47,10 +47,16 @@ def eager_policy(state: Any, rng: random.Random) -> Action:
 
 
 def cards_in(value: Any) -> Iterator[int]:
-    """Every card named anywhere in a JSON value (strings like ``"7h"`` or ``"7h 8h"``)."""
+    """Every card named anywhere in a JSON value (strings like ``"7h"`` or ``"7h 8h"``).
+
+    ``stands_for`` (what each card of a meld plays as) is skipped: a joker's
+    entry names a role, not a card, and its natural entries are named under
+    ``cards`` beside it.
+    """
     if isinstance(value, dict):
-        for v in value.values():
-            yield from cards_in(v)
+        for key, v in value.items():
+            if key != "stands_for":
+                yield from cards_in(v)
     elif isinstance(value, list):
         for v in value:
             yield from cards_in(v)
@@ -78,8 +84,10 @@ def forbidden(zones: dict[str, Any], seat: int | None, public: set[int]) -> set[
         hidden -= set(zones["hands"][seat]) - unseen
         hidden -= set(zones.get("seen_by", {}).get(seat, []))
         hidden |= unseen
-    # a value lying face up (a played joker) may be named although its twin is hidden
-    return hidden - public - set(zones["public"]) - set(zones.get("removed", []))
+    # a value lying face up (a played joker, a card of a hand shown at the end) may be
+    # named although its twin is hidden
+    shown = {c for hand in zones["hands"] for c in hand} if zones["revealed"] else set()
+    return hidden - public - shown - set(zones["public"]) - set(zones.get("removed", []))
 
 
 def all_cards(zones: dict[str, Any]) -> list[int]:

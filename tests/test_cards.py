@@ -31,8 +31,10 @@ def test_decks() -> None:
     assert sorted(deck()) == list(range(52))
     two = deck(packs=2, jokers=6)
     assert len(two) == 110 and two.count(JOKER) == 6 and two.count(card("As")) == 2
+    three = deck(packs=3, jokers=3)  # Indian rummy for 5-6 players
+    assert len(three) == 159 and three.count(card("7h")) == 3
     with pytest.raises(ValueError, match="packs"):
-        deck(packs=3)
+        deck(packs=4)
     with pytest.raises(ValueError, match="jokers"):
         deck(jokers=7)
 

@@ -366,7 +366,7 @@ class Phase(StrEnum):
     """Base for each game's explicit phase enum (str-valued for views and logs)."""
 
 
-GAMES = ("gin", "rummy", "spades")
+GAMES = ("gin", "rummy", "rummy500", "romme", "indian", "spades")
 """Registered game names, in menu order."""
 
 

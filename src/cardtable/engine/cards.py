@@ -84,9 +84,9 @@ def format_cards(cards: Iterable[int]) -> str:
 
 
 def deck(packs: int = 1, jokers: int = 0) -> list[int]:
-    """An unshuffled deck: ``packs`` standard packs (1 or 2) and 0-6 jokers."""
-    if packs not in (1, 2):
-        raise ValueError(f"packs must be 1 or 2, not {packs}")
+    """An unshuffled deck: ``packs`` standard packs (1 to 3) and 0-6 jokers."""
+    if packs not in (1, 2, 3):
+        raise ValueError(f"packs must be 1, 2 or 3, not {packs}")
     if not 0 <= jokers <= 6:
         raise ValueError(f"jokers must be between 0 and 6, not {jokers}")
     return [c for _ in range(packs) for c in range(52)] + [JOKER] * jokers

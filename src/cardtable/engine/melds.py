@@ -44,13 +44,33 @@ same pass, without 11 solves.
 The fast solver covers one pack without jokers, which is what Gin Rummy
 plays; hands with jokers or duplicate cards are for the rummy-family
 modules, which bring their own search.
+
+A wild rank
+-----------
+Indian rummy turns every card of one rank wild (``MeldRules.wild_rank``):
+such a card may stand for any card, or be itself.  Used as itself it counts
+as natural, so with sevens wild ``6s 7s 8s`` is a *pure* run (no card
+stands in for another), while ``5s 6s 7d`` is a run with the 7d standing
+for the 7s.  :func:`best_meld` returns the reading the Indian life rules
+reward most: a pure run, then any run, then a set (with a wild rank,
+:func:`make_meld` does the same).
+
+>>> sevens = MeldRules(ace_high=True, wild_rank=6)
+>>> make_meld(parse("6s 7s 8s"), sevens).pure, make_meld(parse("5s 6s 7d"), sevens).pure
+(True, False)
+>>> format_cards(make_meld(parse("5s 6s 7d"), sevens).stands_for)
+'5s 6s 7s'
+>>> make_meld(parse("9c 7h 9d"), sevens).kind
+'set'
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from contextlib import suppress
+from dataclasses import dataclass, replace
 from functools import cache
+from itertools import combinations
 from typing import NamedTuple
 
 from .cards import JOKER, format_cards, parse, str_card
@@ -62,6 +82,7 @@ __all__ = [
     "MeldRules",
     "Melding",
     "Solver",
+    "best_meld",
     "format_cards",
     "make_meld",
     "parse",
@@ -89,6 +110,8 @@ class MeldRules:
     min_run: int = 3
     min_set: int = 3
     max_set: int = 4
+    wild_rank: int | None = None
+    """Naturals of this rank (0 = ace .. 12 = king) may also stand for any card."""
 
 
 @dataclass(frozen=True)
@@ -106,9 +129,16 @@ class Meld:
     def __str__(self) -> str:
         return format_cards(self.cards)
 
+    @property
+    def pure(self) -> bool:
+        """A run in which every card stands for itself: no joker or wild card stands in."""
+        return self.kind == "run" and self.cards == self.stands_for
+
 
 def make_meld(cards: Sequence[int], rules: MeldRules = MeldRules()) -> Meld:
     """The meld these cards form, or :class:`InvalidMeld` with the reason."""
+    if rules.wild_rank is not None:
+        return best_meld(cards, rules)
     naturals = [c for c in cards if c < JOKER]
     if len(cards) < min(rules.min_set, rules.min_run):
         raise InvalidMeld(f"a meld needs at least {min(rules.min_set, rules.min_run)} cards")
@@ -130,7 +160,8 @@ def _make_set(cards: Sequence[int], naturals: list[int], rules: MeldRules) -> Me
     if len(set(suits)) != len(suits):
         raise InvalidMeld("a set needs cards of different suits")
     rank = naturals[0] % 13
-    missing = iter(s for s in range(4) if s not in suits)
+    # a set of 5+ (max_set > 4, extra jokers) repeats suits once the missing ones are named
+    missing = iter([s for s in range(4) if s not in suits] + list(range(4)) * 3)
     ordered = sorted(naturals, key=lambda c: c // 13) + [JOKER] * (len(cards) - len(naturals))
     stands = tuple(c if c < JOKER else next(missing) * 13 + rank for c in ordered)
     return Meld("set", tuple(ordered), stands)
@@ -152,6 +183,59 @@ def _make_run(cards: Sequence[int], naturals: list[int], rules: MeldRules) -> Me
                 continue
             return Meld("run", laid, tuple(suit * 13 + r for r in window))
     return None
+
+
+def best_meld(cards: Sequence[int], rules: MeldRules = MeldRules()) -> Meld:
+    """The reading of ``cards`` the Indian life rules reward most, or :class:`InvalidMeld`.
+
+    Every reading of the wild cards (as themselves or standing in) and of
+    the group (set or run) is tried: best is a pure run, then a run, then a
+    set; among equals, the fewest wild cards standing in.  A wild card
+    standing in is laid as itself, with ``stands_for`` naming the card it
+    replaces.  (:func:`make_meld` without a wild rank prefers the set when a
+    lone natural and jokers could be either.)
+
+    >>> best_meld(parse("Qc Jk Jk")).kind, make_meld(parse("Qc Jk Jk")).kind
+    ('run', 'set')
+    """
+    plain = replace(rules, wild_rank=None)
+    wild = [i for i, c in enumerate(cards) if c < JOKER and c % 13 == rules.wild_rank]
+    best: tuple[tuple[int, int], Meld] | None = None
+    tried: set[tuple[int, ...]] = set()
+    for k in range(len(wild) + 1):
+        for chosen in combinations(wild, k):
+            as_jokers = tuple(sorted(cards[i] for i in chosen))
+            if as_jokers in tried:  # two copies of one card read the same way
+                continue
+            tried.add(as_jokers)
+            stand_ins = [cards[i] for i in chosen] + [c for c in cards if c >= JOKER]
+            masked = [JOKER if i in chosen else c for i, c in enumerate(cards)]
+            for meld in _readings(masked, plain):
+                rank = (0 if meld.pure else 1 if meld.kind == "run" else 2, k)
+                if best is None or rank < best[0]:
+                    laid = iter(stand_ins)
+                    cards_laid = tuple(next(laid) if c >= JOKER else c for c in meld.cards)
+                    best = rank, Meld(meld.kind, cards_laid, meld.stands_for)
+    if best is None:
+        make_meld(cards, plain)  # raises with the reason every card as itself fails
+        raise InvalidMeld("a meld needs at least one natural card")
+    return best[1]
+
+
+def _readings(cards: Sequence[int], rules: MeldRules) -> list[Meld]:
+    """The set and the run these cards form, where they form one (no wild rank)."""
+    naturals = [c for c in cards if c < JOKER]
+    if len(cards) < min(rules.min_set, rules.min_run) or not naturals:
+        return []
+    found = []
+    if len({c % 13 for c in naturals}) == 1 and len(cards) <= rules.max_set:
+        with suppress(InvalidMeld):  # two cards of one suit: no set, perhaps a run
+            found.append(_make_set(cards, naturals, rules))
+    if len({c // 13 for c in naturals}) == 1:
+        run = _make_run(cards, naturals, rules)
+        if run is not None:
+            found.append(run)
+    return found
 
 
 def _run_windows(n: int, rules: MeldRules, prefer_start: int) -> list[list[int]]:

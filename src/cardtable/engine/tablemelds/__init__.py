@@ -24,6 +24,8 @@ hook                        decides
 full_deck, deal_size        the cards and the deal
 meld_rules                  ace low / high / around the corner, meld sizes
 max_jokers_per_listed_meld  bounds the melds offered when jokers are held
+meld_problem(meld)          a house rule a meld breaks (joker limits): new melds,
+                            lay-offs and listed melds alike
 card_value, meld_value      a card's count in hand; a meld's worth for a minimum
 melds_per_turn              one new meld per turn, or any number
 may_lay_off(seat)           lay-offs allowed (e.g. only after one's first meld)

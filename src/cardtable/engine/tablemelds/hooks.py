@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ..cards import JOKER, deadwood_value
-from ..melds import MeldRules
+from ..melds import InvalidMeld, Meld, MeldRules, make_meld
+from .candidates import candidate_melds
+from .table import TableMeld, extend
 
 STOCK_POLICIES = ("turn_over", "shuffle", "end_hand")
 """What happens when a player must draw and the stock is empty."""
@@ -44,6 +46,16 @@ class Hooks:
     def max_jokers_per_listed_meld(self) -> int:
         """How many jokers a meld offered in ``legal_actions`` may hold (keeps the list small)."""
         return 1
+
+    def meld_problem(self, meld: Meld | TableMeld) -> str | None:
+        """Why ``meld`` may not lie on the table under a house rule (``None``: it may).
+
+        Asked of every new meld and of every meld as a lay-off would leave it,
+        and of the melds ``legal_actions`` lists, so one rule (Rommé's joker
+        limits, say) restricts all three alike.  ``meld.cards`` of a run are
+        in sequence order, jokers where they stand.
+        """
+        return None
 
     def card_value(self, card: int) -> int:
         """A card's count in hand at the end of a hand."""
@@ -94,3 +106,19 @@ class Hooks:
     def stock_reuses(self) -> int:
         """How many times the discard pile may become the stock in one hand."""
         return 1
+
+    # -- derived from the hooks (a game overrides these only to cache them) -----------
+
+    def listed_melds(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
+        """The candidate melds of ``hand`` that ``legal_actions`` offers (no ``meld_problem``)."""
+        rules = self.meld_rules()
+        found = candidate_melds(hand, rules, self.max_jokers_per_listed_meld())
+        return [m for m in found if self.meld_problem(make_meld(m, rules)) is None]
+
+    def may_extend(self, meld: TableMeld, card: int) -> bool:
+        """Whether ``card`` may be laid off on ``meld``: it fits, and the result is allowed."""
+        try:
+            longer = extend(meld, card, meld.owner, self.meld_rules())
+        except InvalidMeld:
+            return False
+        return self.meld_problem(longer) is None

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from ..api import Action
 from ..melds import make_meld
-from .candidates import candidate_melds
 
 if TYPE_CHECKING:
     from .state import TableMeldState
@@ -30,7 +29,7 @@ def opening_actions(state: TableMeldState, hand: list[int]) -> list[Action]:
     assert seat is not None
     minimum = state.opening_minimum(seat)
     rules = state.meld_rules()
-    candidates = candidate_melds(hand, rules, state.max_jokers_per_listed_meld())
+    candidates = state.listed_melds(hand)
     values = [state.meld_value(make_meld(m, rules).stands_for) for m in candidates]
     found: list[Action] = []
 

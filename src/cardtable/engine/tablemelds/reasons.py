@@ -54,7 +54,9 @@ def _why_play_illegal(self: TableMeldState, seat: int, action: Action) -> str:
     if action.type == "meld":
         try:
             for group in action.melds or (action.cards,):
-                make_meld(group, rules)
+                problem = self.meld_problem(make_meld(group, rules))
+                if problem:
+                    return problem
         except InvalidMeld as error:
             return str(error)
         limit = self.melds_per_turn()
@@ -74,9 +76,12 @@ def _why_play_illegal(self: TableMeldState, seat: int, action: Action) -> str:
         assert action.card is not None
         try:
             if action.type == "lay_off":
-                extend(meld, action.card, seat, rules)
+                problem = self.meld_problem(extend(meld, action.card, seat, rules))
+                if problem:
+                    return problem
             else:
                 swap_joker(meld, action.card, seat, rules)
+                return "the joker this frees must go back on the table this turn, and it cannot"
         except InvalidMeld as error:
             return str(error)
     if self.final_discard_required():

@@ -21,12 +21,11 @@ from .. import api
 from ..api import JSON, Action, Chance, Event, IllegalAction
 from ..cards import JOKER, format_cards, str_card
 from ..melds import InvalidMeld, make_meld
-from .candidates import candidate_melds
 from .hooks import Hooks
 from .opening import opening_actions
 from .phase import Phase
 from .reasons import why_illegal
-from .table import TableMeld, extend, fits, lay, swap_joker
+from .table import TableMeld, extend, lay, swap_joker
 
 _DRAW_STOCK, _DRAW_DISCARD, _DEAL = Action("draw_stock"), Action("draw_discard"), Action("deal")
 
@@ -176,18 +175,17 @@ class TableMeldState(Hooks):
         if self.opening_minimum(seat) and not self.has_melded[seat]:
             return any(card in group for action in opening_actions(self, hand)
                        for group in action.melds)
-        for meld in candidate_melds(hand, self.meld_rules(), self.max_jokers_per_listed_meld()):
+        for meld in self.listed_melds(hand):
             if card in meld and len(hand) - len(meld) >= keep:
                 return True
         return self.may_lay_off(seat) and len(hand) - 1 >= keep and any(
-            fits(m, card, self.meld_rules()) for m in self.table)
+            self.may_extend(m, card) for m in self.table)
 
     # -- phase: play ------------------------------------------------------------------------
 
     def _legal_play(self) -> list[Action]:
         seat = self._seat()
         hand = self.hands[seat]
-        rules = self.meld_rules()
         moves: list[Action] = []
         limit = self.melds_per_turn()
         if limit is None or self.melds_this_turn < limit:
@@ -195,18 +193,22 @@ class TableMeldState(Hooks):
                 moves += [a for a in opening_actions(self, hand) if self._placement_ok(
                     [c for m in a.melds for c in m])]
             else:
-                candidates = candidate_melds(hand, rules, self.max_jokers_per_listed_meld())
+                candidates = self.listed_melds(hand)
                 moves += [Action("meld", cards=m) for m in candidates if self._placement_ok(m)]
         if self.may_lay_off(seat) and self.table:
             for card in sorted(set(hand)):
                 if self._placement_ok((card,)):
                     moves += [Action("lay_off", card=card, meld=m.id) for m in self.table
-                              if fits(m, card, rules)]
+                              if self.may_extend(m, card)]
         if self.may_swap_jokers(seat):
             moves += self._legal_swaps(hand)
         if not self.must_place:
-            moves += [Action("discard", card=c) for c in set(hand) if c != self.taken]
+            moves += [Action("discard", card=c) for c in set(hand) if self._may_discard(c, hand)]
         return moves
+
+    def _may_discard(self, card: int, hand: list[int]) -> bool:
+        """Not the card just taken from the pile; a second copy of it (two packs) may go."""
+        return card != self.taken or hand.count(card) > 1
 
     def _legal_swaps(self, hand: list[int]) -> list[Action]:
         moves = []
@@ -224,13 +226,16 @@ class TableMeldState(Hooks):
         """Whether laying ``cards`` leaves a way to finish the turn, and meets any obligation."""
         if self.must_place and not set(self.must_place) & set(cards):
             return False
-        left = list(self.hands[self._seat()])
+        left, owed = list(self.hands[self._seat()]), list(self.must_place)
         for c in cards:
             left.remove(c)
+            if c in owed:
+                owed.remove(c)
         if not left:
             return not self.final_discard_required()
-        # keeping only the card just taken from the pile would leave no legal discard
-        return any(c != self.taken for c in left) or bool(self.must_place)
+        # keeping only the card just taken from the pile would leave no legal discard (a
+        # card still owed to the table is placed first, and checked then)
+        return any(self._may_discard(c, left) for c in left) or bool(owed)
 
     def _apply_play(self, action: Action) -> list[Event]:
         seat = self._seat()
@@ -323,8 +328,8 @@ class TableMeldState(Hooks):
         self.dealer = self._seat()
         self.last = None
         self._deal()
-        return [Event("deal", self.dealer, {"hand": self.hand_number,
-                                            "upcard": str_card(self.discard[-1])})]
+        upcard = str_card(self.discard[-1]) if self.discard else None  # Rommé: none
+        return [Event("deal", self.dealer, {"hand": self.hand_number, "upcard": upcard})]
 
     def _legal_match_over(self) -> list[Action]:
         return []
@@ -375,8 +380,7 @@ class TableMeldState(Hooks):
             return []
         rules = self.meld_rules()
         found: list[JSON] = []
-        for cards in candidate_melds(self.hands[self._seat()], rules,
-                                     self.max_jokers_per_listed_meld()):
+        for cards in self.listed_melds(self.hands[self._seat()]):
             meld = make_meld(cards, rules)
             found.append({"cards": format_cards(cards).split(), "kind": meld.kind,
                           "stands_for": format_cards(meld.stands_for).split(),

@@ -1,0 +1,88 @@
+"""Indian 13-card Rummy (points, pool 101/201/61, deals), with a ``pagat`` preset.
+
+Rules (``shared/rules/indian_rummy.md``; choices left open are in ``docs/rules/indian.md``)
+------------------------------------------------------------------------------------------
+2-6 players, each for himself; two packs and two printed jokers (106 cards).
+Count: ace and court cards 10, pips at face value, every joker 0.
+
+1. Deal: a recorded toss picks the first player; 13 cards each.  The next
+   card is the wild joker card (public, out of play): every card of its rank
+   is wild; a printed joker there makes the aces wild (``no_extra_wild``:
+   only printed jokers).  Printed jokers are always wild.  The next card
+   starts the open deck, the rest is the closed deck.
+2. Turn: draw from the closed or the open deck (a joker a player discarded
+   may not be taken: ``joker_pickup``), then discard, or declare with a
+   finish card.  Before drawing a player may drop instead: first drop (no
+   draw yet this deal) or middle drop.  A drop leaves the deal; it goes on
+   for the others; the last one left wins it.  An empty closed deck is
+   renewed from the open deck but its top card, shuffled.
+3. Groups: a pure sequence (3+ of a suit in order, no card standing in; a
+   wild card as itself is natural), an impure sequence (jokers stand in),
+   a set (3-4 of a rank, suits all different).  A-2-3 and Q-K-A are
+   sequences, K-A-2 is not.  A group of printed jokers only: ``joker_group``.
+4. Show: the engine arranges the 13 cards left; every card grouped, 2+
+   sequences, 1+ pure (``four_card_life``: one of 4+ cards) is a valid
+   show: the declarer wins the deal with 0.  Otherwise a wrong show: the
+   declarer pays ``wrong_show`` and leaves; the deal goes on for the others
+   (``wrong_show_ends_deal``: it ends, the others pay nothing).
+5. Losers are arranged for their lowest count: with the lives only loose
+   cards count, else all 13; capped at ``full_count``.
+6. Formats: ``points`` one deal, the winner collects the others' points;
+   ``pool`` deals until a single player is under ``target``; ``deals`` a
+   fixed number of deals, lowest total wins (a tie plays extra deals).
+
+Options (``Options()`` is ``points``)
+-------------------------------------
+====================  ===========  =========  =========  =========  =====  =============
+option                points       pool101    pool201    pool61     deals  pagat
+====================  ===========  =========  =========  =========  =====  =============
+format                points       pool       pool       pool       deals  points
+target (pool)         101          101        201        61
+deals                 2                                             2
+decks                 2 (1: 2 p.; 3: 5-6 p.)
+printed_joker_cut     aces_wild                                            no_extra_wild
+drop                  20/40                   25/50      15/30      none   10/40
+full_count            80 (60)
+wrong_show            80 (60)                            60
+wrong_show_ends_deal  False
+four_card_life        False
+joker_pickup          forbidden                                            allowed
+direction             clockwise                                            anticlockwise
+big_sets              False
+joker_group           sequence (set, invalid)
+discard_taken         True                                                 False
+round_to_5            False                                                True
+first_turn_show       full                                                 half
+====================  ===========  =========  =========  =========  =====  =============
+
+Moves: ``draw_stock``, ``draw_discard``, ``drop``, ``discard <card>``,
+``declare <card>`` (the card put in the finish slot) and ``deal``.
+
+>>> import random
+>>> state = new_match(Options(), players=3, rng=random.Random(1))
+>>> state.phase.value, len(state.hands[state.to_act]), state.legal_actions()
+('draw', 13, [Action('draw_discard'), Action('draw_stock'), Action('drop')])
+"""
+
+from .arrange import Rules, card_value, finish_cards, valid_show
+from .layout import arrangement
+from .match import NAME, PLAYERS, IndianState, Phase, Seat, new_match, replay
+from .options import Options
+from .scoring import hand_points
+
+__all__ = [
+    "NAME",
+    "PLAYERS",
+    "IndianState",
+    "Options",
+    "Phase",
+    "Rules",
+    "Seat",
+    "arrangement",
+    "card_value",
+    "finish_cards",
+    "hand_points",
+    "new_match",
+    "replay",
+    "valid_show",
+]

@@ -1,0 +1,254 @@
+"""A Rommé match: the shared table-meld turn with German Rommé's hooks, deal and scoring."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+from ... import api
+from ...api import JSON, Action, Chance, Event
+from ...cards import deck, parse
+from ...melds import Meld, MeldRules, make_meld
+from ...tablemelds import Phase, TableMeld, TableMeldState, candidate_melds
+from .options import Options
+from .values import joker_problem, melding_points, penalty
+
+NAME = "romme"
+PLAYERS = (2, 3, 4, 5, 6)
+
+NEVER_REUSED = 10**6
+"""The discard pile becomes the stock as often as needed; the turn guard ends a deadlock."""
+
+
+def new_match(options: Options | None = None, players: int = 2,
+              rng: api.Rng | None = None) -> RommeState:
+    """A match (see ``end``); the first dealer is drawn at random."""
+    if players not in PLAYERS:
+        raise ValueError("romme is played by 2 to 6 players")
+    if rng is None:
+        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
+                         "random.Random(seed) in tests")
+    return RommeState(options or Options(), players, Chance(rng))
+
+
+def replay(record: Mapping[str, JSON]) -> RommeState:
+    """Rebuild the exact state from ``record()``."""
+    if record.get("game") != NAME:
+        raise ValueError("not a romme record")
+    players = record.get("players")
+    if players not in PLAYERS:
+        raise ValueError("a romme record needs 2 to 6 players")
+    state = RommeState(Options.from_dict(record["options"]), players,
+                       Chance(replay=record["chance"]))
+    for data in record["actions"]:
+        state.apply(Action.from_json(data))
+    return state
+
+
+class RommeState(TableMeldState):
+    """German Rommé: two packs and jokers, a 40-point first meld, penalties in hand."""
+
+    NAME = NAME
+    options: Options
+
+    def __init__(self, options: Options, players: int, chance: Chance):
+        self.eliminated: list[int] = []  # seats out of an elimination match, in order
+        self.out_now: list[int] = []  # eliminated by the last hand
+        super().__init__(options, players, chance)
+
+    # -- cards and the deal ---------------------------------------------------------
+
+    def full_deck(self) -> list[int]:
+        return deck(packs=2, jokers=self.options.jokers)
+
+    def deal_size(self) -> int:
+        if self.options.short_hands_5_6 and len(self.live_seats()) >= 5:
+            return 11
+        return self.options.hand_size
+
+    def live_seats(self, after: int | None = None) -> list[int]:
+        """Seats still in the match, clockwise from the left of ``after`` (default: dealer),
+        ``after`` itself last."""
+        start = self.dealer if after is None else after
+        seats = [(start + k) % self.players for k in range(1, self.players + 1)]
+        return [s for s in seats if s not in self.eliminated]
+
+    def _deal(self) -> None:
+        # The base resets the hand and deals every seat from a freshly shuffled (and
+        # recorded) deck; Rommé deals that same deck order again to the seats still in
+        # the match, the dealer's extra card in place of an upcard.
+        super()._deal()
+        order = parse(self._chance.outcomes[-1])
+        live, size = self.live_seats(), self.deal_size()
+        dealt = len(live) * size
+        self.hands = [[] for _ in range(self.players)]
+        for i in range(dealt):
+            self.hands[live[i % len(live)]].append(order[i])
+        if self.options.deal == "dealer_extra":
+            # the dealer opens without drawing: he may come out, then discards
+            self.hands[self.dealer].append(order[dealt])
+            self.discard = []
+            self.to_act, self.phase = self.dealer, Phase.PLAY
+        else:
+            self.discard = [order[dealt]]
+            self.to_act, self.phase = live[0], Phase.DRAW
+        self.stock = order[:dealt:-1]  # reversed: pop() takes the card after the last dealt
+
+    def next_dealer(self, winner: int | None) -> int:
+        return self.live_seats()[0]
+
+    # -- meld rules and values ------------------------------------------------------------
+
+    def meld_rules(self) -> MeldRules:
+        return MeldRules(ace_high=True, around_corner=self.options.king_ace_two)
+
+    def max_jokers_per_listed_meld(self) -> int:
+        # two jokers in one listed meld (7h Jk Jk) is legal by default; three is never wise
+        return 1 if self.options.joker_limit == "one_per_meld" else 2
+
+    def meld_problem(self, meld: Meld | TableMeld) -> str | None:
+        return joker_problem(self.options.joker_limit, meld)
+
+    def listed_melds(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
+        # legal_actions and every view of the seat to act list the same hand's melds
+        return list(_listed(tuple(sorted(hand)), self.meld_rules(),
+                            self.max_jokers_per_listed_meld(), self.options.joker_limit))
+
+    def card_value(self, card: int) -> int:
+        return penalty([card], self.options.joker_penalty, self.options.ace_penalty)
+
+    def meld_value(self, stands_for: Sequence[int]) -> int:
+        return melding_points(stands_for)
+
+    # -- the turn ---------------------------------------------------------------------------
+
+    def opening_minimum(self, seat: int) -> int:
+        return self.options.first_meld
+
+    def may_lay_off(self, seat: int) -> bool:
+        return self.has_melded[seat]
+
+    def may_swap_jokers(self, seat: int) -> bool:
+        return self.has_melded[seat]
+
+    def must_use_top_discard(self) -> bool:
+        return self.options.top_discard_must_be_used
+
+    def final_discard_required(self) -> bool:
+        return self.options.final_discard
+
+    def stock_policy(self) -> str:
+        # the top discard stays out of a renewed stock: with no card under it there is
+        # nothing to renew, and the hand ends as if the stock could not be renewed
+        if self.options.stock_exhausted == "end_hand" or (not self.stock
+                                                          and len(self.discard) < 2):
+            return "end_hand"
+        return "shuffle"
+
+    def stock_reuses(self) -> int:
+        return NEVER_REUSED
+
+    def _renew_stock(self) -> Event:
+        """Every discard but the top one, shuffled (and recorded), is the new stock."""
+        self.recycles += 1
+        top = self.discard.pop()
+        self.stock, self.discard = self._chance.deck(self.discard), [top]
+        return Event("renew_stock", None, {"stock": len(self.stock), "shuffled": True})
+
+    def _legal_swaps(self, hand: list[int]) -> list[Action]:
+        # One exchange at a time, and only when the freed joker can go back on the table
+        # this turn: it may never stay in hand, and a turn must never stick.
+        if self.must_place:
+            return []
+        return [a for a in super()._legal_swaps(hand) if self._joker_can_return(a)]
+
+    def _joker_can_return(self, swap: Action) -> bool:
+        # Play the exchange on a twin with its own hands, table and obligations (an
+        # exchange never empties the hand, so nothing else changes) and look for a move.
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.hands = [list(h) for h in self.hands]
+        twin.picked = [list(p) for p in self.picked]
+        twin.table, twin.must_place = list(self.table), list(self.must_place)
+        twin._apply_play(swap)
+        return bool(twin._legal_play())  # no discard while the joker is owed: a placement
+
+    def _apply_discard(self, seat: int, action: Action) -> list[Event]:
+        events = super()._apply_discard(seat, action)
+        if self.phase is Phase.DRAW:  # play passes over eliminated seats
+            self.to_act = self.live_seats(after=seat)[0]
+        return events
+
+    # -- scoring ------------------------------------------------------------------------------
+
+    def settle_hand(self, winner: int | None, rummy: bool) -> dict[str, JSON]:
+        o = self.options
+        values = [penalty(h, o.joker_penalty, o.ace_penalty) for h in self.hands]
+        multiplier = o.hand_romme_multiplier if rummy else 1
+        live = self.live_seats()
+        owed = [0] * self.players
+        for seat in live:
+            if seat == winner:
+                continue
+            owed[seat] = values[seat]
+            if not self.has_melded[seat]:
+                owed[seat] = {"hand": values[seat], "fixed_100": 100,
+                              "double": 2 * values[seat]}[o.never_out]
+            owed[seat] *= multiplier
+        points = list(owed)
+        if winner is not None and o.winner_scores == "sum":
+            points[winner] = -sum(owed)  # plus points, entered on a penalty scorecard
+        for seat, delta in enumerate(points):
+            self.scores[seat] += delta
+        self.out_now = []
+        if o.end == "elimination":
+            self.out_now = [s for s in live if self.scores[s] >= o.eliminate_at]
+            self.eliminated += self.out_now
+        return {"values": values, "came_out": list(self.has_melded), "hand_romme": rummy,
+                "multiplier": multiplier, "points": points, "eliminated": list(self.eliminated)}
+
+    def match_winners(self) -> list[int] | None:
+        o = self.options
+        if o.end == "elimination":
+            live = self.live_seats()
+            if len(live) > 1:
+                return None
+            if live:
+                return live
+            # the last players went out together: the lowest of them wins
+            best = min(self.scores[s] for s in self.out_now)
+            return sorted(s for s in self.out_now if self.scores[s] == best)
+        if o.end == "limit" and max(self.scores) <= o.target:
+            return None
+        if o.end == "deals" and len(self.history) < (o.deals or self.players):
+            return None
+        best = min(self.scores)
+        return [seat for seat, score in enumerate(self.scores) if score == best]
+
+    # -- views and search -------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        out = super().view(seat)
+        out["eliminated"] = list(self.eliminated)
+        return out
+
+    def result(self) -> dict[str, JSON]:
+        return {**super().result(), "eliminated": list(self.eliminated)}
+
+    def resample(self, seat: int, rng: random.Random) -> RommeState:
+        twin = super().resample(seat, rng)
+        assert isinstance(twin, RommeState)
+        twin.eliminated, twin.out_now = list(self.eliminated), list(self.out_now)
+        return twin
+
+
+@lru_cache(maxsize=4096)
+def _listed(hand: tuple[int, ...], rules: MeldRules, max_jokers: int,
+            limit: str) -> tuple[tuple[int, ...], ...]:
+    """``Hooks.listed_melds`` with Rommé's ``meld_problem``: a pure function of the hand."""
+    return tuple(m for m in candidate_melds(hand, rules, max_jokers)
+                 if joker_problem(limit, make_meld(m, rules)) is None)
+
+
+__all__ = ["NAME", "PLAYERS", "Phase", "RommeState", "new_match", "replay"]
