@@ -258,3 +258,61 @@ def test_p_is_ambiguous_before_the_first_draw() -> None:
     with pytest.raises(BadInput, match="pile or pass"):
         interpret("p", view, menu(view))
     assert interpret("pile", view, menu(view)) == Action("take_upcard")
+
+
+# -- arena: seeded bot-vs-bot matches ----------------------------------------------------------
+
+ARENA_SHORT = {"rummy": ["--set", "deals=1"], "rummy500": ["--set", "target=100"],
+               "romme": ["--set", "deals=1"]}
+
+
+@pytest.mark.parametrize("game", sorted(ARENA_SHORT))
+def test_arena_plays_seeded_matches_and_reports(
+        game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["arena", game, "--games", "3", "--players", "3", "--seed", "5", *ARENA_SHORT[game]]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"games played\s*│\s*3\b", out), out
+    assert re.search(r"illegal moves\s*│\s*0\b", out), out
+    for figure in ("hands played", "average hand length", "decisions/second", "seat 2:"):
+        assert figure in out
+    cli.main(args)
+    again = capsys.readouterr().out
+    assert again.split("win share")[1].split("│")[1] == out.split("win share")[1].split("│")[1]
+
+
+def test_arena_pits_the_bot_against_a_random_player(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["arena", "rummy500", "--games", "4", "--random", "1",
+                     "--set", "target=100"]) == 0
+    out = capsys.readouterr().out
+    bot, rand = (float(x) for x in re.findall(r"seat \d(?: \(random\))?: ([\d.]+)%", out))
+    assert bot >= 75.0 > rand, out
+    assert cli.main(["arena", "rummy", "--random", "2"]) == 2
+
+
+def test_arena_counts_an_illegal_move_and_plays_on(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from cardtable.server import table
+
+    honest = table.bot_for("rummy")
+
+    def sometimes_wrong(game: str) -> object:
+        def choose(view: dict[str, object]) -> Action:
+            if view["phase"] == "draw" and view["hand"] == 1:
+                return Action("discard", card=0)  # not a move of the draw
+            return honest(view)
+        return choose
+
+    monkeypatch.setattr(table, "bot_for", sometimes_wrong)
+    assert cli.main(["arena", "rummy", "--games", "1", "--set", "deals=1"]) == 1
+    out = capsys.readouterr().out
+    assert not re.search(r"illegal moves\s*│\s*0\b", out), out
+
+
+def test_arena_refuses_a_game_without_a_bot_or_a_bad_option(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["arena", "chess"]) == 2
+    assert "no computer player" in capsys.readouterr().err
+    assert cli.main(["arena", "rummy", "--set", "target=-4"]) == 2
+    assert "target" in capsys.readouterr().err
+    assert cli.main(["arena", "rummy", "--players", "9"]) == 2

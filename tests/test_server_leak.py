@@ -289,13 +289,14 @@ FAMILY = [(game, players, options) for game, players, options in (
     ("rummy", 4, {"target": 60}),
     ("rummy500", 3, {"target": 150}),
     ("rummy500", 5, {"target": 100}),  # two packs and four jokers
+    ("rummy500", 3, {"target": 150, "calling_rummy": True}),  # everyone asked after a discard
     ("romme", 3, {}),
     ("indian", 3, {}),
 ) if game in GAMES and game in BOTS]
 
 
 @pytest.mark.parametrize(("game", "players", "options"), FAMILY,
-                         ids=[f"{g}-{p}" for g, p, _ in FAMILY])
+                         ids=[f"{g}-{p}-{'-'.join(o)}" for g, p, o in FAMILY])
 async def test_rummy_family_frames_leak_nothing(server: ServerProcess, game: str, players: int,
                                                 options: dict[str, Any]) -> None:
     async with Client(server.base_url) as client:

@@ -1,4 +1,4 @@
-"""The ``cardtable`` command: ``play`` a match in the terminal, or run a ``bench``.
+"""The ``cardtable`` command: ``play`` a match in the terminal, ``serve``, ``arena``, ``bench``.
 
 >>> build_parser().parse_args(["play", "gin", "--seed", "7"]).seed
 7
@@ -7,11 +7,16 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
+import json
 import random
 import secrets
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from cardtable import __version__
 
@@ -43,6 +48,21 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", type=Path, metavar="DIR",
                        help="where the SQLite database lives (default ~/.local/share/cardtable)")
 
+    arena = commands.add_parser("arena", help="seeded bot-vs-bot matches of a game",
+                                description="Play seeded matches between the computer "
+                                            "players of GAME and report how they went.")
+    arena.add_argument("game", metavar="GAME", help="a game with a computer player")
+    arena.add_argument("--games", type=int, default=100, metavar="N", help="matches to play")
+    arena.add_argument("--players", type=int, default=2, metavar="P", help="seats per match")
+    arena.add_argument("--seed", type=int, default=0, metavar="S",
+                       help="the first match's seed (match i plays seed S+i)")
+    arena.add_argument("--preset", help="rules preset (default: the game's default)")
+    arena.add_argument("--random", action="append", default=[], type=int, metavar="SEAT",
+                       help="a seat played by a seeded random player instead (repeatable)")
+    arena.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       dest="settings", help="an option on top of the preset (JSON value), "
+                                             "e.g. --set target=200; repeatable")
+
     bench = commands.add_parser("bench", help="run a benchmark (source checkout only)",
                                 description="Run bench/<game>.py from the source checkout; "
                                             "the remaining arguments go to it.",
@@ -58,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         return play(args.game, args.preset, args.target, args.seed)
     if args.command == "serve":
         return serve(args.host, args.port, args.data_dir)
+    if args.command == "arena":
+        return arena(args.game, args.games, args.players, args.seed, args.preset, args.settings,
+                     args.random)
     return bench(args.game, args.args)
 
 
@@ -93,6 +116,135 @@ def serve(host: str, port: int, data_dir: Path | None) -> int:
                 ws_max_size=settings.max_frame_bytes, log_level="warning",
                 timeout_graceful_shutdown=3)
     return 0
+
+
+def arena(game: str, games: int, players: int, seed: int, preset: str | None,
+          settings: list[str], random_seats: list[int] | None = None) -> int:
+    """Bot against bot: seeded matches, with the figures that tell whether the bots work.
+
+    Match ``i`` deals from ``random.Random(seed + i)``.  A move the engine refuses
+    is counted as illegal and replaced by a seeded random legal move, so one bad
+    decision does not hide the rest.  ``random_seats`` are played by a random
+    player (a yardstick: the bots should beat it by far); only the bots' moves and
+    time are counted.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table
+
+    from cardtable.engine import GAMES, IllegalAction, get_game
+    from cardtable.server.table import BOTS, bot_for
+
+    console, errors = Console(), Console(stderr=True)
+    playable = [g for g in GAMES if g in BOTS]
+    if game not in playable:
+        errors.print(f"cardtable arena: error: no computer player for {game!r}; "
+                     f"games: {', '.join(playable)}", style="red", highlight=False)
+        return 2
+    module = get_game(game)
+    try:
+        overrides: dict[str, Any] = {"preset": preset} if preset else {}
+        for item in settings:
+            key, sep, text = item.partition("=")
+            if not sep:
+                raise ValueError(f"--set wants KEY=VALUE, not {item!r}")
+            try:
+                overrides[key] = json.loads(text)
+            except json.JSONDecodeError:
+                overrides[key] = text  # a bare word: a string option
+        options = module.Options.from_dict(overrides)
+        if players not in module.PLAYERS or games < 1:
+            raise ValueError(f"{game} seats {', '.join(map(str, module.PLAYERS))} players "
+                             "and --games must be at least 1")
+        if any(not 0 <= s < players for s in random_seats or []):
+            raise ValueError(f"--random names a seat from 0 to {players - 1}")
+    except ValueError as error:
+        errors.print(f"cardtable arena: error: {error}", style="red", highlight=False)
+        return 2
+    choose = bot_for(game)
+    stats = _ArenaStats(players, set(random_seats or []))
+    # The modules imported so far (the server's, for BOTS) are there for good: leave them out
+    # of the garbage collector's full passes, which would otherwise land, 50 ms at a time,
+    # in whichever decision happens to be running.
+    gc.collect()
+    gc.freeze()
+    started = time.perf_counter()
+    try:
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), console=console) as progress:
+            task = progress.add_task(f"{game}, {players} players", total=games)
+            for i in range(games):
+                state = module.new_match(options, players, random.Random(seed + i))
+                stats.play(state, choose, random.Random(-1 - seed - i), IllegalAction)
+                progress.advance(task)
+    finally:
+        gc.unfreeze()
+    stats.report(console, Table, game, time.perf_counter() - started)
+    return 1 if stats.illegal else 0
+
+
+class _ArenaStats:
+    """What ``arena`` counts while the bots play."""
+
+    def __init__(self, players: int, random_seats: set[int]):
+        self.random_seats = random_seats
+        self.games = self.hands = self.turns = self.decisions = self.illegal = 0
+        self.wins = [0.0] * players
+        self.thinking = 0.0
+        self.times: list[float] = []  # CPU seconds of every decision
+
+    def play(self, state: Any, choose: Callable[[dict[str, Any]], Any], rng: random.Random,
+             illegal: type[Exception]) -> None:
+        last: int | None = None
+        while not state.is_over():
+            seat = state.current_player()
+            if seat in self.random_seats:
+                action = rng.choice(state.legal_actions())
+            else:
+                view = state.view(seat)
+                clock = time.thread_time()  # CPU time: other processes don't count
+                action = choose(view)
+                spent = time.thread_time() - clock
+                self.thinking += spent
+                self.times.append(spent)
+                self.decisions += 1
+            if action.type == "deal":
+                last = None  # a new hand: its first player's turn is a new turn
+            elif seat != last:
+                self.turns, last = self.turns + 1, seat
+            try:
+                state.apply(action)
+            except illegal:
+                self.illegal += 1
+                state.apply(rng.choice(state.legal_actions()))
+        result = state.result()
+        self.games += 1
+        self.hands += len(result.get("hands", []))
+        winners = result.get("winners") or result.get("winning_seats")
+        if winners is None and result.get("winner") is not None:
+            winners = [result["winner"]]
+        for seat in winners or []:
+            self.wins[seat] += 1 / len(winners)
+
+    def report(self, console: Any, table_type: Any, game: str, seconds: float) -> None:
+        table = table_type(title=f"Bot arena: {game}", show_header=False)
+        table.add_row("games played", f"{self.games:,}")
+        table.add_row("hands played", f"{self.hands:,}")
+        table.add_row("illegal moves", f"{self.illegal:,}")
+        hands = max(self.hands, 1)
+        table.add_row("average hand length", f"{self.turns / hands:.1f} turns "
+                                             f"({self.decisions / hands:.1f} bot decisions)")
+        share = "  ".join(f"seat {s}{' (random)' if s in self.random_seats else ''}: "
+                          f"{w / max(self.games, 1):.1%}" for s, w in enumerate(self.wins))
+        table.add_row("win share per seat", share)
+        rate = self.decisions / self.thinking if self.thinking else 0.0
+        table.add_row("decisions/second", f"{rate:,.0f} (bot CPU time)")
+        times = sorted(self.times) or [0.0]
+        table.add_row("decision time", f"median {times[len(times) // 2] * 1000:.2f} ms, "
+                                       f"99% {times[len(times) * 99 // 100] * 1000:.2f} ms, "
+                                       f"slowest {times[-1] * 1000:.1f} ms")
+        table.add_row("wall time", f"{seconds:.1f} s")
+        console.print(table)
 
 
 def bench(game: str, argv: list[str]) -> int:

@@ -23,7 +23,6 @@ from .registry import Registry
 from .security import SECURITY_HEADERS, SlidingWindow, TokenBucket, origin_allowed
 
 WEB = Path(__file__).resolve().parents[1] / "web"
-TITLES = {"gin": "Gin Rummy", "rummy": "Rummy", "spades": "Spades"}
 CLOSE_BAD_TOKEN, CLOSE_UNKNOWN_TABLE, CLOSE_RATE = 4003, 4004, 1008
 
 
@@ -77,7 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         out = []
         for name in GAMES:
             game = get_game(name)
-            out.append({"name": name, "title": TITLES.get(name, name),
+            out.append({"name": name, "title": p.title_of(name),
                         # the home page offers only games the browser can draw
                         "browser": (WEB / "games" / f"{name}.js").is_file(),
                         "players": list(game.PLAYERS), "presets": list(game.Options.PRESETS),

@@ -119,10 +119,20 @@ class SeatInfo(BaseModel):
     connected: bool
 
 
+TITLES = {"gin": "Gin Rummy", "rummy": "Rummy", "rummy500": "Rummy 500", "romme": "German Rommé",
+          "indian": "Indian Rummy", "spades": "Spades"}
+
+
+def title_of(game: str) -> str:
+    """A game's name as players know it."""
+    return TITLES.get(game, game)
+
+
 class TableInfo(BaseModel):
     table_id: str
     code: str
     game: str
+    title: str
     options: dict[str, JSON]
     status: Literal["waiting", "playing", "over"]
     seats: list[SeatInfo]

@@ -34,7 +34,8 @@ Bot = Callable[[dict[str, Any]], Action]
 
 
 BOTS = {"gin": "cardtable.bots.gin_simple", "rummy": "cardtable.bots.rummy_bot",
-        "spades": "cardtable.bots.spades_bot"}
+        "rummy500": "cardtable.bots.rummy500_bot", "romme": "cardtable.bots.romme_bot",
+        "spades": "cardtable.bots.spades_bot", "indian": "cardtable.bots.indian_bot"}
 
 
 def bot_for(game: str) -> Bot:
@@ -156,6 +157,7 @@ class Table:
                             connected=s.kind == "bot" or s.seat in live)
                  for s in self.record.seats]
         return p.TableInfo(table_id=self.table_id, code=self.record.code, game=self.record.game,
+                           title=p.title_of(self.record.game),
                            options=self.record.options, status=self._status(),  # type: ignore[arg-type]
                            seats=seats)
 

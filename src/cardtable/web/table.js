@@ -86,7 +86,7 @@ export function openTable(root, rawCode, navigate) {
     if (invitedFree) hint = `You are invited to play in seat ${wanted + 1}.`;
     else if (invited && free) hint = `Seat ${wanted + 1} is taken; you can sit in a free seat.`;
     return h("section", { class: "panel lobby", "aria-labelledby": "lobby-title" },
-      h("h1", { id: "lobby-title" }, `${titleOf(info.game)} · table ${info.code}`),
+      h("h1", { id: "lobby-title" }, `${info.title || info.game} · table ${info.code}`),
       h("p", { class: "hint", id: "lobby-hint" }, hint),
       seats,
       optionsSummary(info.options),
@@ -102,10 +102,6 @@ export function openTable(root, rawCode, navigate) {
       page.dispatchEvent(new Event("table:destroy"));
     },
   };
-}
-
-function titleOf(game) {
-  return { gin: "Gin Rummy", spades: "Spades" }[game] || String(game).replace(/_/g, " ");
 }
 
 /** The seat asked for by a per-seat invite link (?seat=N), or null. */

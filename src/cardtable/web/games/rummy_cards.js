@@ -1,0 +1,104 @@
+// Cards for the table-meld games (Rummy, Rummy 500, Rommé) on top of cards.js:
+// the joker ("Jk" in the views: Rummy 500 and Rommé play with jokers), names
+// for labels, two-pack hands where a card can be held twice (each copy gets
+// its own key), and multiset comparisons used to find a legal action that
+// names exactly the chosen cards. Nothing here knows the rules.
+
+import { cardBack, cardFace, cardName, cardShort, parseCard } from "../cards.js";
+import { h, svg } from "../dom.js";
+
+export { cardBack };
+
+export const isJoker = (code) => String(code).toLowerCase() === "jk";
+
+const W = 100;
+const H = 140;
+const FONT = "DejaVu Sans, Liberation Sans, Helvetica, Arial, sans-serif";
+
+function star(cx, cy, outer, inner) {
+  const points = [];
+  for (let i = 0; i < 10; i += 1) {
+    const r = i % 2 ? inner : outer;
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    points.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return svg("polygon", { points: points.join(" ") });
+}
+
+function jokerFace(compact) {
+  const letters = [..."JOKER"].map((ch, i) => svg("text", {
+    x: 13, y: 24 + i * 15, "text-anchor": "middle", "font-family": FONT, "font-weight": "700", "font-size": 14,
+  }, ch));
+  return svg("svg", {
+    class: `card-svg face joker rm-joker${compact ? " compact" : ""}`, viewBox: `0 0 ${W} ${H}`,
+    role: "img", "aria-label": "joker", focusable: "false",
+  },
+  svg("rect", { class: "paper", x: 1, y: 1, width: W - 2, height: H - 2, rx: 8 }),
+  svg("g", { class: "ink", fill: "currentColor" }, ...letters, star(60, 70, compact ? 32 : 28, compact ? 13 : 11)));
+}
+
+/** The face of any card, jokers included. */
+export function face(code, opts = {}) {
+  return isJoker(code) ? jokerFace(Boolean(opts.compact)) : cardFace(code, opts);
+}
+
+/** "7 of hearts", "joker". */
+export const nameOf = (code) => (isJoker(code) ? "joker" : cardName(code));
+
+/** "7♥", "Jk". */
+export const shortOf = (code) => (isJoker(code) ? "Joker" : cardShort(code));
+
+/** "joker as 7 of hearts" for a joker on the table (stands_for says what it plays as). */
+export function tableName(code, standsFor) {
+  return isJoker(code) && standsFor && !isJoker(standsFor) ? `joker as ${cardName(standsFor)}` : nameOf(code);
+}
+
+const RANKS = "A23456789TJQK";
+const SUITS = "cdhs";
+const SUIT_ORDER = "cdsh"; // display: black, red, black, red
+const rankOf = (code) => (isJoker(code) ? 99 : RANKS.indexOf(parseCard(code).rank));
+const suitOf = (code) => (isJoker(code) ? 9 : SUIT_ORDER.indexOf(parseCard(code).suit));
+
+/** Display orders (not rules): by suit then rank, or by rank then suit; jokers last. */
+export const bySuit = (a, b) => suitOf(a) - suitOf(b) || rankOf(a) - rankOf(b);
+export const byRank = (a, b) => rankOf(a) - rankOf(b) || suitOf(a) - suitOf(b);
+export const suitGroup = (code) => (isJoker(code) ? "j" : parseCard(code).suit);
+
+/** One canonical text for a multiset of cards: to compare a selection with a legal action. */
+export const cardsKey = (cards) => [...(cards || [])].map((c) => String(c)).sort().join(" ");
+
+/** The same for several groups (a first meld laid in one move). */
+export const groupsKey = (groups) => (groups || []).map(cardsKey).sort().join(" | ");
+
+/** Whether `part` fits inside `whole`, counting copies (a two-pack hand holds a card twice). */
+export function within(part, whole) {
+  const left = new Map();
+  for (const c of whole) left.set(c, (left.get(c) || 0) + 1);
+  for (const c of part) {
+    const n = left.get(c) || 0;
+    if (!n) return false;
+    left.set(c, n - 1);
+  }
+  return true;
+}
+
+/** Keys for a list of codes: "7h", and "7h~2" for the second copy. */
+export function keyed(codes) {
+  const seen = new Map();
+  return codes.map((code) => {
+    const n = (seen.get(code) || 0) + 1;
+    seen.set(code, n);
+    return { code, key: n === 1 ? code : `${code}~${n}` };
+  });
+}
+
+export const codeOfKey = (key) => String(key).split("~")[0];
+
+/** A small face for panels and the table: role=img with the card's name. */
+export function miniCard(code, { extra = null, label = null, size = "mini" } = {}) {
+  const f = face(code, { compact: true });
+  f.setAttribute("aria-hidden", "true");
+  return h("span", { class: ["card", size, extra], dataset: { card: code }, role: "img", "aria-label": label || nameOf(code) }, f);
+}
+
+export { SUITS };
