@@ -274,7 +274,8 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
               {"final_discard": True, "king_ace_two": True, "deal": "upcard"},
               {"joker_limit": "not_adjacent", "top_discard_must_be_used": True, "jokers": 2},
               {"joker_limit": "not_more_than_naturals", "first_meld": 30,
-               "stock_exhausted": "end_hand"}],
+               "stock_exhausted": "end_hand"},
+              {"end": "elimination", "eliminate_at": 60, "never_out": "fixed_100"}],
 }
 
 

@@ -48,7 +48,6 @@ class Rummy500Judgement(Judgement):
     """Rummy 500: points for what you lay down, against what you hold."""
 
     pile_live = True
-    deep_margin = 6.0
 
     def rules(self, seen: Seen) -> MeldRules:
         return ACE_RULES.get(seen.options.get("ace", "high_or_low"), MeldRules(ace_high=True))

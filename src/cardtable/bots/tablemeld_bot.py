@@ -33,13 +33,12 @@ Action('deal')
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER, parse
-from cardtable.engine.melds import InvalidMeld
-from cardtable.engine.tablemelds import fits
 
-from .tablemeld_eval import CARDS, Evaluator, Plan, Weights, neighbours
+from .tablemeld_eval import CARDS, Evaluator, Plan, neighbours
 from .tablemeld_judgement import Judgement, Seen, View
 
 __all__ = ["Judgement", "Seen", "View", "choose"]
@@ -238,7 +237,7 @@ class _Turn:
     def play(self) -> Action:
         s = self.seen
         placements = [a for a in self.legal if a.type in PLACEMENTS]
-        if s.must_place:
+        if s.must_place and placements:  # a card owed to the table goes down first
             return max(placements, key=self.after_place)
         openings = [a for a in self.by_type.get("meld", []) if a.melds]
         if s.first_meld and openings:
@@ -273,10 +272,11 @@ class _Turn:
         jokers = self.seen.hand.count(JOKER)
         if sum(c < JOKER for c in plan.leftover) > 1 + 2 * jokers:
             return None  # even every joker in hand could not meld all that is left
-        out_weights = Weights(weights.rules, weights.hold,
-                              tuple(c + 100.0 for c in weights.credit), -50.0, weights.live,
-                              weights.draw_chance, weights.layable,
-                              1.0 if weights.layoff_factor == 1.0 else 0.0, 2)
+        # Covering a card now outweighs anything else, jokers are spent freely (two to a
+        # meld), and only lay-offs allowed this turn count.
+        out_weights = replace(weights, credit=tuple(c + 100.0 for c in weights.credit),
+                              reserve=-50.0, max_jokers=2,
+                              layoff_factor=1.0 if weights.layoff_factor == 1.0 else 0.0)
         out = Evaluator(out_weights).plan(self.seen.hand)
         if out is None or len(out.leftover) > 1:
             return None
@@ -301,12 +301,14 @@ class _Turn:
         return best if self.after_place(best) > now + 1.0 else None
 
     def next_meld(self, plan: Plan) -> Action | None:
+        """The biggest meld of the best arrangement that the rules offer now."""
         melds = [a for a in self.by_type.get("meld", []) if a.cards and not a.melds]
         planned = {tuple(sorted(m)) for m in plan.melds}
         ours = [a for a in melds if tuple(sorted(a.cards)) in planned and self._keeps_going(a)]
         return max(ours, key=lambda a: (_size(a), -_jokers(a)), default=None)
 
     def next_layoff(self, plan: Plan) -> Action | None:
+        """A lay-off of a card the best arrangement has no meld for."""
         wanted = set(plan.layoffs)
         for action in self.by_type.get("lay_off", []):
             if action.card in wanted and self._keeps_going(action):
@@ -363,9 +365,7 @@ class _Turn:
         he took from the discard pile.  The next player can take it at once; in Rummy 500
         the others can still dig for it."""
         s, judge = self.seen, self.judge
-        risk = 0.0
-        if self.weights.layable[card] and self._fits_table(card):
-            risk += 1.0
+        risk = 1.0 if card < JOKER and self.weights.layable[card] else 0.0
         for k, opp in enumerate(s.opponents()):
             reach = 1.0 if k == 0 else (0.5 if judge.pile_live else 0.0)
             for p in s.picked[opp]:
@@ -377,16 +377,6 @@ class _Turn:
                                  else 0.0)
         worth = 4.0 + 0.5 * self.weights.hold[card] + self.weights.credit[card]
         return judge.danger_weight * min(risk, 2.0) * worth
-
-    def _fits_table(self, card: int) -> bool:
-        rules = self.weights.rules
-        for meld in self.seen.table:
-            try:
-                if fits(meld, card, rules):
-                    return True
-            except InvalidMeld:
-                continue
-        return False
 
 
 def _size(action: Action) -> int:

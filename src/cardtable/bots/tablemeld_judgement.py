@@ -64,8 +64,10 @@ class Seen:
                    None if taken is None else parse(taken)[0], view.get("options") or {})
 
     def opponents(self) -> list[int]:
-        """The other seats in the order they play after this one."""
-        return [(self.seat + k) % self.players for k in range(1, self.players)]
+        """The other seats still in the match, in the order they play after this one."""
+        out = set(self.view.get("eliminated") or ())  # Rommé's elimination match
+        seats = [(self.seat + k) % self.players for k in range(1, self.players)]
+        return [s for s in seats if s not in out] or seats
 
 
 class Judgement:
@@ -74,16 +76,16 @@ class Judgement:
     The numbers are points of the hand-value scale of ``tablemeld_eval``.
     """
 
-    def __init__(self) -> None:
-        self._values: dict[Any, tuple[tuple[float, ...], tuple[float, ...]]] = {}
-
     take_margin = 1.0  # a discard-pile pickup must beat the stock by this much
     deep_margin = 6.0  # more for a pickup of several cards (they are public, and bulky)
     out_bonus = 25.0  # going out this turn: the hand ends with others holding cards
     joker_reserve = 8.0  # a joker kept for a better meld, early in a hand
     horizon = 6.0  # turns a seat expects to play yet, early in a hand
-    danger_weight = 1.0
+    danger_weight = 1.0  # how much feeding an opponent costs
     pile_live = False  # Rummy 500: a card deep in the pile can still be picked up
+
+    def __init__(self) -> None:
+        self._values: dict[Any, tuple[tuple[float, ...], tuple[float, ...]]] = {}
 
     def rules(self, seen: Seen) -> MeldRules:
         return MeldRules()
