@@ -173,3 +173,28 @@ export function suitIcon(suit) {
   return svg("svg", { class: `suit-icon suit-${suit}`, viewBox: "0 0 100 100", "aria-hidden": "true" },
     svg("path", { d: SUIT_PATHS[suit], fill: "currentColor" }));
 }
+
+const JOKER_FONT = "DejaVu Sans, Liberation Sans, Helvetica, Arial, sans-serif";
+
+function star(cx, cy, outer, inner) {
+  const points = [];
+  for (let i = 0; i < 10; i += 1) {
+    const r = i % 2 ? inner : outer;
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    points.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return svg("polygon", { points: points.join(" ") });
+}
+
+/** A joker's face ("JOKER" down the side and a star); `className` and `label` per game. */
+export function jokerFace({ compact = false, className = "", label = "joker" } = {}) {
+  const letters = [..."JOKER"].map((ch, i) => svg("text", {
+    x: 13, y: 24 + i * 15, "text-anchor": "middle", "font-family": JOKER_FONT, "font-weight": "700", "font-size": 14,
+  }, ch));
+  return svg("svg", {
+    class: `card-svg face joker ${className}${compact ? " compact" : ""}`, viewBox: `0 0 ${W} ${H}`,
+    role: "img", "aria-label": label, focusable: "false",
+  },
+  svg("rect", { class: "paper", x: 1, y: 1, width: W - 2, height: H - 2, rx: 8 }),
+  svg("g", { class: "ink", fill: "currentColor" }, ...letters, star(60, 70, compact ? 32 : 28, compact ? 13 : 11)));
+}

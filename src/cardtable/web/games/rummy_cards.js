@@ -4,42 +4,16 @@
 // its own key), and multiset comparisons used to find a legal action that
 // names exactly the chosen cards. Nothing here knows the rules.
 
-import { cardBack, cardFace, cardName, cardShort, parseCard } from "../cards.js";
-import { h, svg } from "../dom.js";
+import { cardBack, cardFace, cardName, cardShort, jokerFace, parseCard } from "../cards.js";
+import { h } from "../dom.js";
 
 export { cardBack };
 
 export const isJoker = (code) => String(code).toLowerCase() === "jk";
 
-const W = 100;
-const H = 140;
-const FONT = "DejaVu Sans, Liberation Sans, Helvetica, Arial, sans-serif";
-
-function star(cx, cy, outer, inner) {
-  const points = [];
-  for (let i = 0; i < 10; i += 1) {
-    const r = i % 2 ? inner : outer;
-    const a = -Math.PI / 2 + (i * Math.PI) / 5;
-    points.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
-  }
-  return svg("polygon", { points: points.join(" ") });
-}
-
-function jokerFace(compact) {
-  const letters = [..."JOKER"].map((ch, i) => svg("text", {
-    x: 13, y: 24 + i * 15, "text-anchor": "middle", "font-family": FONT, "font-weight": "700", "font-size": 14,
-  }, ch));
-  return svg("svg", {
-    class: `card-svg face joker rm-joker${compact ? " compact" : ""}`, viewBox: `0 0 ${W} ${H}`,
-    role: "img", "aria-label": "joker", focusable: "false",
-  },
-  svg("rect", { class: "paper", x: 1, y: 1, width: W - 2, height: H - 2, rx: 8 }),
-  svg("g", { class: "ink", fill: "currentColor" }, ...letters, star(60, 70, compact ? 32 : 28, compact ? 13 : 11)));
-}
-
 /** The face of any card, jokers included. */
 export function face(code, opts = {}) {
-  return isJoker(code) ? jokerFace(Boolean(opts.compact)) : cardFace(code, opts);
+  return isJoker(code) ? jokerFace({ compact: Boolean(opts.compact), className: "rm-joker", label: "joker" }) : cardFace(code, opts);
 }
 
 /** "7 of hearts", "joker". */
