@@ -24,7 +24,7 @@ from browser_harness import (
     table_code,
     watch_console,
 )
-from cardtable.server.table import BOTS
+from cardtable.bots.levels import BOT_MODULES as BOTS
 
 # Indian Rummy counts: aces and court cards 10, pips at face value.
 VALUE = {"A": 10, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}

@@ -29,11 +29,11 @@ from browser_harness import (
     screenshot,
     watch_console,
 )
+from cardtable.bots.levels import BOT_MODULES as BOTS
 from cardtable.engine.cards import parse
 from cardtable.engine.games.rummy500.calls import Call
 from cardtable.engine.melds import MeldRules
 from cardtable.engine.tablemelds import Phase, lay
-from cardtable.server.table import BOTS
 
 RANK_ORDER = "A23456789TJQK"
 STRIP: Position = {"x": 6, "y": 30}  # overlapped cards show their left strip: click there

@@ -294,9 +294,9 @@ def test_arena_pits_the_bot_against_a_random_player(capsys: pytest.CaptureFixtur
 
 def test_arena_counts_an_illegal_move_and_plays_on(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from cardtable.server import table
+    from cardtable.bots import levels
 
-    honest = table.bot_for("rummy")
+    honest = levels.bot_for("rummy")
 
     def sometimes_wrong(game: str) -> object:
         def choose(view: dict[str, object]) -> Action:
@@ -305,7 +305,7 @@ def test_arena_counts_an_illegal_move_and_plays_on(
             return honest(view)
         return choose
 
-    monkeypatch.setattr(table, "bot_for", sometimes_wrong)
+    monkeypatch.setattr(levels, "bot_for", sometimes_wrong)
     assert cli.main(["arena", "rummy", "--games", "1", "--set", "deals=1"]) == 1
     out = capsys.readouterr().out
     assert not re.search(r"illegal moves\s*│\s*0\b", out), out

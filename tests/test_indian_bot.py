@@ -19,11 +19,11 @@ import pytest
 
 from cardtable.bots import indian_bot
 from cardtable.bots.indian_bot import Table, choose, choose_discard
+from cardtable.bots.levels import bot_for
 from cardtable.engine.api import Action
 from cardtable.engine.cards import card, parse, str_card
 from cardtable.engine.games import indian
 from cardtable.engine.games.indian import IndianState, Options, arrange
-from cardtable.server.table import bot_for
 from test_indian_match import LOSER_A, LOSER_B, OTHER, THIRD, WINNER, WRONG, act, rigged
 
 # a second hand for two-player deals, sharing no group with the bot's

@@ -22,11 +22,12 @@ from typing import Any
 import pytest
 
 from cardtable.bots.gin_simple import choose
+from cardtable.bots.levels import BOT_MODULES as BOTS
+from cardtable.bots.levels import Bot, bot_for
 from cardtable.client import Client, Connection, Frame, play
 from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.api import State
 from cardtable.engine.cards import str_card
-from cardtable.server.table import BOTS, Bot, bot_for
 from cardtable.store import EventRecord, Store, TableRecord, database_url
 from conformance import cards_in, forbidden
 from server_harness import ServerProcess

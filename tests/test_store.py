@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import insert, inspect
 from sqlalchemy.engine import Connection
 
 import db_fixtures
@@ -33,8 +33,10 @@ from cardtable.store import (
     database_url,
     sqlite_url,
 )
-from cardtable.store.migrate import current_revision
-from cardtable.store.models import metadata
+from cardtable.store.database import utcnow
+from cardtable.store.engine import create_engine
+from cardtable.store.migrate import current_revision, upgrade
+from cardtable.store.models import card_tables, metadata
 
 # The database fixtures, by name: pytest_plugins would miss them once --doctest-modules has
 # imported db_fixtures.py (pytest parses a module's fixtures once, under its first node id).
@@ -68,7 +70,7 @@ async def store(store_url: str) -> AsyncIterator[Store]:
 async def test_migrations_create_the_schema_and_rerun_as_no_ops(store_url: str) -> None:
     for i in range(2):
         store = await Store.open(store_url)
-        assert await current_revision(store.engine) == "0001"
+        assert await current_revision(store.engine) == "0002"
         async with store.engine.connect() as conn:
             names = await conn.run_sync(lambda sync: set(inspect(sync).get_table_names()))
         assert {"card_tables", "table_events", "alembic_version"} <= names
@@ -194,6 +196,161 @@ async def test_table_ids_by_status(store: Store) -> None:
     assert sorted(await store.table_ids()) == ["t_a", "t_b", "t_c"]
     assert sorted(await store.table_ids("playing")) == ["t_a", "t_c"]
     assert await store.table_ids("waiting") == []
+
+
+async def test_settings_round_trip(store: Store) -> None:
+    record = table()
+    assert record.settings == {}
+    await store.create_table(record)
+    got = await store.get_table(record.table_id)
+    assert got is not None and got.settings == {}
+    settings = {"turn_time": 30, "private": False, "spectators": True,
+                "spectator_chat": False, "levels": ["normal", "easy"]}
+    record = table("t_2", "SETTIN")
+    record.settings = settings
+    await store.create_table(record)
+    got = await store.get_table_by_code("settin")
+    assert got is not None and got.settings == settings
+    assert got == record
+
+
+async def test_update_table_each_field(store: Store) -> None:
+    await store.create_table(table())
+    before = await store.get_table("t_8mQ2xK1v")
+    assert before is not None
+    await store.update_table("t_8mQ2xK1v", options={"target": 250, "gin_bonus": 20})
+    await store.update_table("t_8mQ2xK1v", settings={"turn_time": 15, "levels": ["easy"] * 2})
+    await store.update_table("t_8mQ2xK1v", private=False)
+    got = await store.get_table("t_8mQ2xK1v")
+    assert got is not None
+    assert got.options == {"target": 250, "gin_bonus": 20}
+    assert got.settings == {"turn_time": 15, "levels": ["easy", "easy"]}
+    assert got.private is False
+    # everything else is as it was
+    assert (got.seats, got.status, got.start_chance, got.created_at, got.players) == (
+        before.seats, before.status, before.start_chance, before.created_at, before.players)
+    await store.update_table("t_8mQ2xK1v", private=True)
+    got = await store.get_table("t_8mQ2xK1v")
+    assert got is not None and got.private is True
+    await store.update_table("t_8mQ2xK1v", settings={})  # an empty dict is a value, not None
+    got = await store.get_table("t_8mQ2xK1v")
+    assert got is not None and got.settings == {}
+    await store.update_table("t_8mQ2xK1v")  # nothing to change: fine
+    with pytest.raises(UnknownTable):
+        await store.update_table("t_nope", settings={"turn_time": 0})
+
+
+async def test_update_table_all_at_once(store: Store) -> None:
+    await store.create_table(table())
+    seats = [SeatRecord(0, "Ann", "human", "ab" * 32), SeatRecord(1, "Computer", "bot", None)]
+    await store.update_table("t_8mQ2xK1v", seats=seats, status="playing", options={"target": 50},
+                             settings={"turn_time": 60, "private": False}, private=False)
+    got = await store.get_table("t_8mQ2xK1v")
+    assert got is not None
+    assert (got.seats, got.status, got.options, got.settings, got.private) == (
+        seats, "playing", {"target": 50}, {"turn_time": 60, "private": False}, False)
+
+
+async def test_list_tables_filters_oldest_first(store: Store) -> None:
+    def made(table_id: str, code: str, status: str, private: bool, age: int) -> TableRecord:
+        record = table(table_id, code, status)
+        record.private = private
+        record.settings = {"turn_time": age}
+        record.created_at = datetime(2025, 1, 1, 12, 0, 60 - age, tzinfo=UTC)  # older: larger
+        return record
+
+    # Created out of age order: the list follows created_at, not insertion.
+    for record in (made("t_c", "CCCCCC", "waiting", False, 10),
+                   made("t_a", "AAAAAA", "waiting", False, 30),
+                   made("t_p", "PPPPPP", "waiting", True, 20),
+                   made("t_g", "GGGGGG", "playing", False, 40),
+                   made("t_o", "OOOOOO", "over", True, 50)):
+        await store.create_table(record)
+    ids = [r.table_id for r in await store.list_tables()]
+    assert ids == ["t_o", "t_g", "t_a", "t_p", "t_c"]
+    lobby = await store.list_tables(private=False, status="waiting")
+    assert [r.table_id for r in lobby] == ["t_a", "t_c"]
+    assert lobby[0].settings == {"turn_time": 30}
+    assert lobby[0].seats == table().seats
+    assert [r.table_id for r in await store.list_tables(private=True)] == ["t_o", "t_p"]
+    assert [r.table_id for r in await store.list_tables(private=False)] == ["t_g", "t_a", "t_c"]
+    assert [r.table_id for r in await store.list_tables(status="waiting")] == [
+        "t_a", "t_p", "t_c"]
+    assert await store.list_tables(private=True, status="playing") == []
+    await store.update_table("t_p", private=False)
+    await store.update_table("t_a", status="playing")
+    lobby = await store.list_tables(private=False, status="waiting")
+    assert [r.table_id for r in lobby] == ["t_p", "t_c"]
+
+
+async def test_upgrade_from_0001_keeps_tables_with_empty_settings(store_url: str) -> None:
+    engine = create_engine(store_url)
+    try:
+        await upgrade(engine, "0001")
+        assert await current_revision(engine) == "0001"
+        async with engine.begin() as conn:
+            columns = await conn.run_sync(
+                lambda sync: {c["name"] for c in inspect(sync).get_columns("card_tables")})
+            assert "settings" not in columns
+            now = utcnow()
+            await conn.execute(insert(card_tables).values(  # the 0001 columns only
+                table_id="t_old", code="OLD123", game="gin", options={"target": 100},
+                players=2, seats=[seat.to_json() for seat in table().seats], private=False,
+                status="waiting", start_chance=[[1, 2]], created_at=now, updated_at=now))
+    finally:
+        await engine.dispose()
+    store = await Store.open(store_url)  # migrates to head
+    try:
+        assert await current_revision(store.engine) == "0002"
+        got = await store.get_table("t_old")
+        assert got is not None
+        assert got.settings == {}
+        assert (got.code, got.options, got.seats, got.start_chance) == (
+            "OLD123", {"target": 100}, table().seats, [[1, 2]])
+        await store.append_event("t_old", action(1))  # the log still works on the old table
+        assert [r.table_id for r in await store.list_tables(private=False, status="waiting")
+                ] == ["t_old"]
+        await store.update_table("t_old", settings={"turn_time": 30})
+        got = await store.get_table("t_old")
+        assert got is not None and got.settings == {"turn_time": 30}
+        await store.create_table(table("t_new", "NEW123"))  # the default applies to new rows
+        new = await store.get_table("t_new")
+        assert new is not None and new.settings == {}
+    finally:
+        await store.close()
+
+
+async def test_downgrade_to_0001_and_back(store_url: str) -> None:
+    from alembic import command
+
+    from cardtable.store.migrate import alembic_config
+
+    store = await Store.open(store_url)
+    await store.create_table(table())
+    await store.append_event("t_8mQ2xK1v", action(1))
+
+    def down(sync: Connection) -> None:
+        config = alembic_config(store_url)
+        config.attributes["connection"] = sync
+        command.downgrade(config, "0001")
+
+    try:
+        async with store._writer.begin() as conn:
+            await conn.run_sync(down)
+        assert await current_revision(store.engine) == "0001"
+        async with store.engine.connect() as conn:
+            columns = await conn.run_sync(
+                lambda sync: {c["name"] for c in inspect(sync).get_columns("card_tables")})
+        assert "settings" not in columns
+    finally:
+        await store.close()
+    store = await Store.open(store_url)
+    try:
+        got = await store.get_table("t_8mQ2xK1v")
+        assert got is not None and got.settings == {}
+        assert [e.version for e in await store.load_events("t_8mQ2xK1v")] == [1]
+    finally:
+        await store.close()
 
 
 async def test_data_survives_close_and_reopen(store_url: str) -> None:

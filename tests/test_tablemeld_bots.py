@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 
 from cardtable.bots import romme_bot, rummy500_bot, rummy_bot
+from cardtable.bots.levels import BOT_MODULES as BOTS
+from cardtable.bots.levels import bot_for
 from cardtable.bots.tablemeld_eval import Evaluator, Weights
 from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.cards import JOKER, card, format_cards, parse
 from cardtable.engine.tablemelds import lay
-from cardtable.server.table import BOTS, bot_for
 
 TABLE_MELD_GAMES = ("rummy", "rummy500", "romme")
 CHOOSE: dict[str, Callable[[dict[str, Any]], Action]] = {

@@ -132,8 +132,9 @@ def arena(game: str, games: int, players: int, seed: int, preset: str | None,
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
 
+    from cardtable.bots.levels import BOT_MODULES as BOTS
+    from cardtable.bots.levels import bot_for
     from cardtable.engine import GAMES, IllegalAction, get_game
-    from cardtable.server.table import BOTS, bot_for
 
     console, errors = Console(), Console(stderr=True)
     playable = [g for g in GAMES if g in BOTS]
@@ -163,7 +164,7 @@ def arena(game: str, games: int, players: int, seed: int, preset: str | None,
         return 2
     choose = bot_for(game)
     stats = _ArenaStats(players, set(random_seats or []))
-    # The modules imported so far (the server's, for BOTS) are there for good: leave them out
+    # The modules imported so far are there for good: leave them out
     # of the garbage collector's full passes, which would otherwise land, 50 ms at a time,
     # in whichever decision happens to be running.
     gc.collect()

@@ -19,11 +19,17 @@ from ..store import Store, database_url
 from . import protocol as p
 from .config import Settings
 from .connection import Connection
+from .lobby import Lobby, install_routes
 from .registry import Registry
 from .security import SECURITY_HEADERS, SlidingWindow, TokenBucket, origin_allowed
+from .table_presence import CLOSE_NO_SPECTATORS
 
 WEB = Path(__file__).resolve().parents[1] / "web"
 CLOSE_BAD_TOKEN, CLOSE_UNKNOWN_TABLE, CLOSE_RATE = 4003, 4004, 1008
+REFUSALS = {  # why a hello is refused: close code and message
+    "bad_token": (CLOSE_BAD_TOKEN, "that seat token is not valid here"),
+    "no_spectators": (CLOSE_NO_SPECTATORS, "the host does not allow spectators at this table"),
+}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -33,11 +39,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = settings.database_url or database_url(settings.data_dir)
         store = await Store.open(url)
-        app.state.registry = Registry(store, settings)
+        lobby = Lobby(store)
+        await lobby.load()
+        app.state.lobby = lobby
+        app.state.registry = Registry(store, settings, notify=lambda table: lobby.table_changed(
+            table.table_info().model_dump(mode="json"), table.record.private))
         try:
             yield
         finally:
             await app.state.registry.close()
+            await lobby.close()
             await store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -83,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         "default_preset": game.Options.DEFAULT_PRESET,
                         "preset_values": {preset: game.Options.preset(preset).to_dict()
                                           for preset in game.Options.PRESETS},
+                        "express": dict(getattr(game.Options, "EXPRESS", {})),
                         "options": game.Options.describe()})
         return {"games": out}
 
@@ -91,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             table, seat, token = await registry(request).create(
                 body.game, body.options, body.opponent, body.name, body.players,
-                None if body.seats is None else list(body.seats))
+                None if body.seats is None else list(body.seats), body.settings)
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         code = table.record.code
@@ -118,6 +130,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seat, token = granted
         return p.SeatGrant(table_id=table.table_id, code=table.record.code, seat=seat,
                            token=token, invite_url=f"/t/{table.record.code}")
+
+    async def quick_join(code: str, name: str) -> dict[str, Any] | None:
+        table = await app.state.registry.by_code(code)
+        granted = None if table is None else await table.join(name)
+        if table is None or isinstance(granted, str) or granted is None:
+            return None
+        seat, token = granted
+        return p.SeatGrant(table_id=table.table_id, code=table.record.code, seat=seat,
+                           token=token, invite_url=f"/t/{table.record.code}").model_dump()
+
+    install_routes(app, lambda request: request.app.state.lobby, quick_join,
+                   settings.allowed_origins, max_frame=settings.max_frame_bytes,
+                   frame_rate=settings.frame_rate, frame_burst=settings.frame_burst)
 
     @app.exception_handler(RequestValidationError)
     async def bad_body(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -169,12 +194,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 elif not isinstance(frame, p.Hello):
                     conn.send(p.frame("error", table.version, p.ErrorData(
                         code="hello_first", message="say hello with your seat token first")))
-                elif await table.attach(conn, frame):
+                elif (refused := await table.attach(conn, frame)) is None:
                     attached = True
                 else:
+                    close_code, why = REFUSALS[refused]
                     await websocket.send_text(p.frame("error", table.version, p.ErrorData(
-                        code="bad_token", message="that seat token is not valid here")))
-                    await websocket.close(code=CLOSE_BAD_TOKEN, reason="bad seat token")
+                        code=refused, message=why)))
+                    await websocket.close(code=close_code, reason=refused)
                     break
         except WebSocketDisconnect:
             pass

@@ -34,6 +34,8 @@ class Settings:
     CARDTABLE_ALLOWED_ORIGINS  extra WebSocket Origins, comma-separated        none
     CARDTABLE_FRAME_RATE       frames a second per connection (burst x2)       20
     CARDTABLE_JOIN_LIMIT       room-code lookups per address per minute        30
+    CARDTABLE_SEAT_GRACE       seconds a dropped person's seat is held         120
+    CARDTABLE_TIME_SCALE       multiplies turn times (tests, demos)            1
     =========================  ==============================================  =========
     """
 
@@ -46,6 +48,8 @@ class Settings:
     join_limit: int = 30
     join_window: float = 60.0
     max_frame_bytes: int = 4096
+    seat_grace: float = 120.0
+    time_scale: float = 1.0
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -59,4 +63,6 @@ class Settings:
             frame_rate=rate,
             frame_burst=max(1, int(rate * 2)),
             join_limit=_int("CARDTABLE_JOIN_LIMIT", 30),
+            seat_grace=_float("CARDTABLE_SEAT_GRACE", 120.0),
+            time_scale=_float("CARDTABLE_TIME_SCALE", 1.0),
         )

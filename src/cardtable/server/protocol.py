@@ -39,6 +39,8 @@ class _Strict(BaseModel):
 class HelloData(_Strict):
     token: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
     spectate: bool = False
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
+                                           max_length=24)] | None = None  # a spectator's
 
 
 class Hello(_Strict):
@@ -76,10 +78,63 @@ class Ping(_Strict):
     d: dict[str, JSON] = Field(default_factory=dict)
 
 
-AnyClientFrame = Hello | Act | Sync | Rematch | Ping
+class Empty(_Strict):
+    """A frame with nothing to say but its type: start, resume, leave."""
+
+    t: Literal["start", "resume", "leave"]
+    v: int | None = None
+    d: dict[str, JSON] = Field(default_factory=dict)
+
+
+class SettingsData(_Strict):
+    settings: dict[str, JSON] = Field(default_factory=dict)  # checked by TableSettings
+    options: dict[str, JSON] | None = None  # game options, checked by the engine
+
+
+class ChangeSettings(_Strict):
+    t: Literal["settings"]
+    v: int | None = None
+    d: SettingsData
+
+
+class ChatData(_Strict):
+    # The length limit is the table's, with its own error code; this only bounds the frame.
+    text: Annotated[str, StringConstraints(max_length=2000)]
+
+
+class Chat(_Strict):
+    t: Literal["chat"]
+    v: int | None = None
+    d: ChatData
+
+
+class MuteData(_Strict):
+    seat: Annotated[int, Field(ge=0, le=7)]
+    muted: bool = True
+
+
+class Mute(_Strict):
+    t: Literal["mute"]
+    v: int | None = None
+    d: MuteData
+
+
+class EndData(_Strict):
+    agree: bool = True
+
+
+class EndVote(_Strict):
+    t: Literal["end"]
+    v: int | None = None
+    d: EndData = Field(default_factory=EndData)
+
+
+AnyClientFrame = (Hello | Act | Sync | Rematch | Ping | Empty | ChangeSettings | Chat | Mute
+                  | EndVote)
 ClientFrame = Annotated[AnyClientFrame, Field(discriminator="t")]
 _CLIENT: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
-CLIENT_TYPES = ("hello", "act", "sync", "rematch", "ping")
+CLIENT_TYPES = ("hello", "act", "sync", "rematch", "ping", "start", "resume", "leave",
+                "settings", "chat", "mute", "end")
 
 
 def parse_client_frame(text: str | bytes) -> AnyClientFrame:
@@ -117,6 +172,10 @@ class SeatInfo(BaseModel):
     kind: Literal["human", "bot"]
     taken: bool
     connected: bool
+    level: str = "normal"  # the computer level (bots, and free seats a computer would take)
+    standin: Literal["disconnected", "timeouts"] | None = None  # a computer plays for a person
+    reconnect_deadline: int | None = None  # ms: the held seat goes to a computer then
+    timeouts: int = 0  # turns this seat let run out in the current match
 
 
 TITLES = {"gin": "Gin Rummy", "rummy": "Rummy", "rummy500": "Rummy 500", "romme": "German Rommé",
@@ -136,6 +195,11 @@ class TableInfo(BaseModel):
     options: dict[str, JSON]
     status: Literal["waiting", "playing", "over"]
     seats: list[SeatInfo]
+    settings: dict[str, JSON] = Field(default_factory=dict)
+    express: bool = False  # the options are the game's one-hand "express" options
+    spectators: int = 0  # watching now
+    host: int = 0  # the seat that may change the settings
+    now: int = 0  # server clock (ms) when this was sent, for the deadlines in it
 
 
 class WelcomeData(BaseModel):
@@ -144,11 +208,21 @@ class WelcomeData(BaseModel):
     table: TableInfo
 
 
+class Clock(BaseModel):
+    seat: int
+    deadline: int  # ms, server clock
+    now: int  # ms, server clock when sent
+    turn_time: int  # seconds
+
+
 class ViewData(BaseModel):
     view: dict[str, JSON]
     events: list[dict[str, JSON]] = Field(default_factory=list)
     ack: str | None = None
     rematch: list[int] = Field(default_factory=list)
+    clock: Clock | None = None
+    end_votes: list[int] = Field(default_factory=list)
+    ended: Literal["agreed"] | None = None
 
 
 class ErrorData(BaseModel):
@@ -159,13 +233,29 @@ class ErrorData(BaseModel):
 
 class SeatsData(BaseModel):
     seats: list[SeatInfo]
+    spectators: int = 0
+    now: int = 0
+
+
+class ChatMessage(BaseModel):
+    id: int
+    channel: Literal["players", "spectators"]
+    seat: int | None
+    name: str
+    text: str
+    at: int  # ms
+
+
+class ChatHistory(BaseModel):
+    messages: list[ChatMessage]
 
 
 def view_frame(version: int, view: dict[str, JSON], events: list[dict[str, JSON]],
-               ack: str | None, rematch: list[int]) -> str:
+               ack: str | None, table: dict[str, JSON]) -> str:
     """A :class:`ViewData` frame, serialized without a model: it is the hot path (one per
-    receiver per action), and the engine's view is already plain JSON."""
-    data = {"view": view, "events": events, "ack": ack, "rematch": rematch}
+    receiver per action), and the engine's view is already plain JSON. ``table`` adds the
+    table's own state: rematch votes, the turn clock, end votes."""
+    data = {"view": view, "events": events, "ack": ack, **table}
     return json.dumps({"t": "view", "v": version, "d": data}, separators=(",", ":"))
 
 
@@ -190,6 +280,7 @@ class CreateTable(BaseModel):
     players: int | None = Field(default=None, ge=2, le=8)
     # Who sits in seats 1, 2, ...: overrides ``opponent`` seat by seat.
     seats: list[Literal["human", "bot"]] | None = Field(default=None, max_length=7)
+    settings: dict[str, JSON] = Field(default_factory=dict)  # TableSettings, partial
 
 
 class JoinTable(BaseModel):

@@ -5,6 +5,10 @@ append the event (with the chance outcomes it drew) to the log and commit,
 then send each connection its own ``view(seat)``.  Nothing is acknowledged or
 broadcast before the commit; if the commit fails the table is rebuilt from
 the log, so memory never runs ahead of what is durable.
+
+The actor's other duties live beside it: ``table_turns`` (the turn clock, timeouts,
+computer moves), ``table_presence`` (seats, connections, the grace period, leaving) and
+``table_talk`` (chat, the host's settings, ending a match by agreement).
 """
 
 from __future__ import annotations
@@ -12,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import importlib
 import logging
+import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,48 +25,21 @@ from typing import Any
 
 from ..engine import Action, IllegalAction, get_game
 from ..engine.api import State
-from ..store import EventRecord, SeatRecord, Store, TableRecord
+from ..store import EventRecord, Store, TableRecord
 from . import protocol as p
+from .chat import ChatRoom
 from .config import Settings
 from .connection import Connection
 from .log_writer import LogWriter
-from .security import hash_token, new_token, token_matches
+from .table_presence import PresenceMixin, SeatPresence
+from .table_replay import Replayed, rebuild
+from .table_settings import TableSettings
+from .table_talk import TalkMixin
+from .table_turns import TurnsMixin, now_ms
 
 log = logging.getLogger("cardtable.table")
 
-Bot = Callable[[dict[str, Any]], Action]
-
-
-BOTS = {"gin": "cardtable.bots.gin_simple", "rummy": "cardtable.bots.rummy_bot",
-        "rummy500": "cardtable.bots.rummy500_bot", "romme": "cardtable.bots.romme_bot",
-        "spades": "cardtable.bots.spades_bot", "indian": "cardtable.bots.indian_bot"}
-
-
-def bot_for(game: str) -> Bot:
-    """The computer player of ``game``: a module with ``choose(view) -> Action``."""
-    if game not in BOTS:
-        raise ValueError(f"no computer player for {game!r}")
-    choose: Bot = importlib.import_module(BOTS[game]).choose
-    return choose
-
-
-def rebuild(record: TableRecord, events: list[EventRecord]) -> tuple[State, dict[str, int]]:
-    """The current match from the log, and the command ids already applied."""
-    game = get_game(record.game)
-    chance: list[Any] = list(record.start_chance)
-    actions: list[dict[str, Any]] = []
-    commands: dict[str, int] = {}
-    for event in events:
-        if event.kind == "rematch":
-            chance, actions = list(event.chance), []
-        else:
-            chance += event.chance
-            actions.append(event.payload)
-        if event.cmd_id is not None:
-            commands[f"{event.seat}:{event.cmd_id}"] = event.version
-    state = game.replay({"game": record.game, "options": record.options,
-                         "players": record.players, "chance": chance, "actions": actions})
-    return state, commands
+__all__ = ["Table", "rebuild"]
 
 
 @dataclass
@@ -75,7 +52,7 @@ class _Command:
 
 
 @dataclass
-class Table:
+class Table(TurnsMixin, PresenceMixin, TalkMixin):
     """A live table: its record, match state, version and connections."""
 
     record: TableRecord
@@ -87,13 +64,33 @@ class Table:
     commands: dict[str, int] = field(default_factory=dict)
     connections: set[Connection] = field(default_factory=set)
     rematch_votes: set[int] = field(default_factory=set)
+    end_votes: set[int] = field(default_factory=set)
+    ended: str | None = None
+    moves: int = 0  # moves in the current match: its rules may change while there are none
+    notify: Callable[[Table], None] | None = None  # the lobby hears of every change
 
     def __post_init__(self) -> None:
         self._inbox: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._bot = bot_for(self.record.game) if any(
-            s.kind == "bot" for s in self.record.seats) else None
-        self._views: dict[int | None, str] = {}
+        self._clock = None
+        self._rng = random.Random(secrets.randbits(64))  # only the easy computers' slips
+        self.chat = ChatRoom()
+        self.table_settings: TableSettings = TableSettings.from_record(self.record.settings,
+                                                        self.record.players)
+        self.presence: list[SeatPresence] = [SeatPresence() for _ in self.record.seats]
+
+    @classmethod
+    def from_log(cls, record: TableRecord, replayed: Replayed, version: int,
+                 **services: Any) -> Table:
+        table = cls(record=record, state=replayed.state, version=version,
+                    commands=replayed.commands, moves=replayed.moves, ended=replayed.ended,
+                    **services)
+        for seat, presence in enumerate(table.presence):
+            presence.timeouts = replayed.timeouts.get(seat, 0)
+            presence.misses = replayed.misses.get(seat, 0)
+            if seat in replayed.asleep and record.seats[seat].kind == "human":
+                presence.standin = "timeouts"
+        return table
 
     @property
     def table_id(self) -> str:
@@ -101,11 +98,16 @@ class Table:
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, loaded: bool = False) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table {self.table_id}")
-        self._schedule_bot()
+        if loaded:
+            self._hold_all_seats()
+        self._next_turn()
 
     async def stop(self) -> None:
+        self._stop_clock()
+        for presence in self.presence:
+            presence.cancel_grace()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -123,6 +125,10 @@ class Table:
                 if command.done is not None and not command.done.done():
                     command.done.set_exception(error)
 
+    def _post(self, kind: str, data: Any = None) -> None:
+        """Queue a command of the table's own (a timer went off)."""
+        self._inbox.put_nowait(_Command(kind, data=data))
+
     async def _ask(self, kind: str, **fields: Any) -> Any:
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._inbox.put_nowait(_Command(kind, done=done, **fields))
@@ -137,9 +143,10 @@ class Table:
         result: tuple[int, str] | str = await self._ask("join", data=(name, seat))
         return result
 
-    async def attach(self, conn: Connection, hello: p.Hello) -> bool:
-        accepted: bool = await self._ask("attach", conn=conn, frame=hello)
-        return accepted
+    async def attach(self, conn: Connection, hello: p.Hello) -> str | None:
+        """Welcome the connection, or the error code that refuses it."""
+        refused: str | None = await self._ask("attach", conn=conn, frame=hello)
+        return refused
 
     def detach(self, conn: Connection) -> None:
         self._inbox.put_nowait(_Command("detach", conn=conn))
@@ -150,28 +157,51 @@ class Table:
 
     # -- what clients see -----------------------------------------------------------------
 
-    def table_info(self) -> p.TableInfo:
+    def _seat_infos(self) -> list[p.SeatInfo]:
         live = {c.seat for c in self.connections if c.seat is not None}
-        seats = [p.SeatInfo(seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
-                            taken=s.name is not None,
-                            connected=s.kind == "bot" or s.seat in live)
-                 for s in self.record.seats]
-        return p.TableInfo(table_id=self.table_id, code=self.record.code, game=self.record.game,
-                           title=p.title_of(self.record.game),
-                           options=self.record.options, status=self._status(),  # type: ignore[arg-type]
-                           seats=seats)
+        levels = self.table_settings.levels
+        out = []
+        for s in self.record.seats:
+            presence = self.presence[s.seat]
+            deadline = presence.reconnect_deadline
+            out.append(p.SeatInfo(
+                seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
+                taken=s.name is not None, connected=s.kind == "bot" or s.seat in live,
+                level=levels[s.seat], standin=presence.standin,  # type: ignore[arg-type]
+                reconnect_deadline=None if deadline is None else int(deadline * 1000),
+                timeouts=presence.timeouts))
+        return out
+
+    def _spectators(self) -> int:
+        return sum(1 for c in self.connections if c.seat is None)
+
+    def table_info(self) -> p.TableInfo:
+        game = get_game(self.record.game)
+        express: dict[str, Any] = getattr(game.Options, "EXPRESS", {})
+        options = self.record.options
+        return p.TableInfo(
+            table_id=self.table_id, code=self.record.code, game=self.record.game,
+            title=p.title_of(self.record.game), options=options,
+            status=self._status(), seats=self._seat_infos(),  # type: ignore[arg-type]
+            settings=self.table_settings.to_json(),
+            express=bool(express) and all(options.get(k) == v for k, v in express.items()),
+            spectators=self._spectators(), host=0, now=now_ms())
 
     def _status(self) -> str:
-        if self.state.is_over():
+        if self.state.is_over() or self.ended:
             return "over"
         if any(s.name is None for s in self.record.seats):
             return "waiting"
         return "playing"
 
+    def _table_meta(self) -> dict[str, Any]:
+        return {"rematch": sorted(self.rematch_votes), "clock": self._clock_json(),
+                "end_votes": sorted(self.end_votes), "ended": self.ended}
+
     def _view_frame(self, seat: int | None, events: list[Any] = (),  # type: ignore[assignment]
                     ack: str | None = None) -> str:
         return p.view_frame(self.version, self.state.view(seat), [e.view(seat) for e in events],
-                            ack, sorted(self.rematch_votes))
+                            ack, self._table_meta())
 
     def _snapshot(self, conn: Connection) -> None:
         conn.send(self._view_frame(conn.seat))
@@ -191,57 +221,22 @@ class Table:
                 frames[key] = self._view_frame(conn.seat, events, ack if acked else None)
             conn.send(frames[key], resync=functools.partial(self._view_frame, conn.seat))
 
-    def _broadcast_seats(self) -> None:
-        text = p.frame("seats", self.version, p.SeatsData(seats=self.table_info().seats))
+    def _seats_changed(self, table: bool = False) -> None:
+        """Tell everyone (and the lobby) about the seats; ``table``: the settings too."""
+        if table:
+            text = p.frame("table", self.version, self.table_info())
+        else:
+            text = p.frame("seats", self.version, p.SeatsData(
+                seats=self._seat_infos(), spectators=self._spectators(), now=now_ms()))
         for conn in list(self.connections):
             conn.send(text)
+        if self.notify is not None:
+            self.notify(self)
 
     # -- commands -----------------------------------------------------------------------------
 
     async def _on_info(self, _: _Command) -> p.TableInfo:
         return self.table_info()
-
-    async def _on_join(self, command: _Command) -> tuple[int, str] | str:
-        name, wanted = command.data
-        free = [s for s in self.record.seats if s.kind == "human" and s.name is None
-                and wanted in (None, s.seat)]
-        if not free:
-            if wanted is not None and wanted < len(self.record.seats):
-                return "that seat is taken"
-            return "the table is full" if wanted is None else "the table has no such seat"
-        token = new_token()
-        seats = [SeatRecord(s.seat, name, s.kind, hash_token(token))
-                 if s.seat == free[0].seat else s for s in self.record.seats]
-        status = "waiting" if any(s.name is None for s in seats) else "playing"
-        await self.store.update_table(self.table_id, seats=seats, status=status)
-        self.record.seats = seats  # only once it is saved
-        self._broadcast_seats()
-        self._schedule_bot()
-        return free[0].seat, token
-
-    async def _on_attach(self, command: _Command) -> bool:
-        conn, hello = command.conn, command.frame
-        assert conn is not None
-        if hello.d.spectate and hello.d.token is None:
-            conn.seat = None
-        else:
-            seat = next((s.seat for s in self.record.seats
-                         if token_matches(hello.d.token, s.token_hash)), None)
-            if seat is None:
-                return False  # the endpoint answers bad_token and closes
-            conn.seat = seat
-        self.connections.add(conn)
-        welcome = p.WelcomeData(seat=conn.seat, role="spectator" if conn.seat is None
-                                else "player", table=self.table_info())
-        conn.send(p.frame("welcome", self.version, welcome))
-        self._snapshot(conn)
-        self._broadcast_seats()
-        return True
-
-    async def _on_detach(self, command: _Command) -> None:
-        if command.conn in self.connections:
-            self.connections.discard(command.conn)
-            self._broadcast_seats()
 
     async def _on_frame(self, command: _Command) -> None:
         conn, frame = command.conn, command.frame
@@ -258,6 +253,17 @@ class Table:
             await self._rematch(conn)
         elif isinstance(frame, p.Act):
             await self._act(conn, frame)
+        elif isinstance(frame, p.Chat):
+            await self._chat(conn, frame)
+        elif isinstance(frame, p.Mute):
+            await self._mute(conn, frame)
+        elif isinstance(frame, p.EndVote):
+            await self._end_vote(conn, frame)
+        elif isinstance(frame, p.ChangeSettings):
+            await self._change_settings(conn, frame)
+        elif isinstance(frame, p.Empty):
+            await {"start": self._start, "resume": self._resume,
+                   "leave": self._leave}[frame.t](conn)
 
     async def _act(self, conn: Connection, frame: p.Act) -> None:
         ref = frame.d.id
@@ -269,46 +275,63 @@ class Table:
         if frame.v != self.version:
             return self._error(conn, "stale", f"you acted on version {frame.v}; the table is "
                                f"at {self.version}", ref)
+        status = self._status()
+        if status != "playing":
+            why = ("the match starts when every seat is taken" if status == "waiting"
+                   else "the match is over")
+            return self._error(conn, "not_playing", why, ref)
         if self.state.current_player() != seat:
             return self._error(conn, "not_your_turn", "it is not your turn", ref)
         try:
             action = Action.from_json(frame.d.action)
         except ValueError as error:
             return self._error(conn, "bad_action", str(error), ref)
+        presence = self.presence[seat]
+        if presence.standin is not None:  # he acts again: the seat is his
+            presence.standin = None
+            self._seats_changed()
         await self._apply(seat, action, ref, conn)
 
     async def _apply(self, seat: int, action: Action, ref: str | None,
-                     conn: Connection | None) -> None:
+                     conn: Connection | None, kind: str = "action") -> bool:
         drawn = len(self.state.chance_outcomes())
         try:
             events = self.state.apply(action)
         except IllegalAction as error:
             if conn is not None:
                 self._error(conn, "illegal", error.reason, ref)
-            return
-        event = EventRecord(version=self.version + 1, kind="action", seat=seat, cmd_id=ref,
+            return False
+        event = EventRecord(version=self.version + 1, kind=kind, seat=seat, cmd_id=ref,
                             payload=action.to_json(),
                             chance=self.state.chance_outcomes()[drawn:])
         if not await self._commit(event, conn, ref):
-            return
+            return False
+        self.moves += 1
         if ref is not None:
             self.commands[f"{seat}:{ref}"] = self.version
+            self.presence[seat].misses = 0
+        self._next_turn()  # first: the views carry the next turn's clock
         self._broadcast(events, seat, ref)
-        self._schedule_bot()
+        if self.state.is_over():
+            self._seats_changed()
+        return True
 
     async def _commit(self, event: EventRecord, conn: Connection | None, ref: str | None) -> bool:
         """Append to the log; on failure rebuild from the log and tell the sender."""
-        was_over = self._status() == "over"
+        was_over = self.state.is_over()
         try:
             await self.log_writer.append(self.table_id, event)
             self.version = event.version
             if self.state.is_over() != was_over:
-                await self.store.update_table(self.table_id, seats=None, status=self._status())
+                await self.store.update_table(self.table_id, status=self._status())
+                self.record.status = self._status()
             return True
         except Exception:
             log.exception("table %s: could not log version %s", self.table_id, event.version)
             events = await self.store.load_events(self.table_id)
-            self.state, self.commands = rebuild(self.record, events)
+            replayed = rebuild(self.record, events)
+            self.state, self.commands = replayed.state, replayed.commands
+            self.moves, self.ended = replayed.moves, replayed.ended
             self.version = events[-1].version if events else 0
             if conn is not None:
                 self._error(conn, "internal", "the server could not save that; try again", ref)
@@ -317,7 +340,7 @@ class Table:
     async def _rematch(self, conn: Connection) -> None:
         if conn.seat is None:
             return self._error(conn, "spectator", "spectators cannot ask for a rematch")
-        if not self.state.is_over():
+        if self._status() != "over":
             return self._error(conn, "not_over", "a rematch is possible once the match is over")
         self.rematch_votes.add(conn.seat)
         humans = {s.seat for s in self.record.seats if s.kind == "human"}
@@ -328,30 +351,20 @@ class Table:
         fresh = game.new_match(options, players=self.record.players, rng=secrets.SystemRandom())
         previous, self.state = self.state, fresh
         event = EventRecord(version=self.version + 1, kind="rematch", seat=conn.seat,
-                            cmd_id=None, payload={}, chance=fresh.chance_outcomes())
+                            cmd_id=None, payload={"options": self.record.options},
+                            chance=fresh.chance_outcomes())
         if not await self._commit(event, conn, None):
             self.state = previous
             return
         self.rematch_votes.clear()
-        await self.store.update_table(self.table_id, seats=None, status=self._status())
+        self.end_votes.clear()
+        self.ended, self.moves = None, 0
+        for presence in self.presence:
+            presence.timeouts = presence.misses = 0
+            if presence.standin == "timeouts":
+                presence.standin = None
+        await self.store.update_table(self.table_id, status=self._status())
+        self.record.status = self._status()
+        self._next_turn()
         self._broadcast([], None, None)
-        self._schedule_bot()
-
-    # -- computer players ---------------------------------------------------------------------
-
-    def _schedule_bot(self) -> None:
-        seat = self.state.current_player()
-        if self._bot is None or seat is None or self.record.seats[seat].kind != "bot":
-            return
-        version = self.version
-        delay = self.settings.bot_delay
-        if {a.type for a in self.state.legal_actions()} == {"deal"}:
-            delay *= 5  # leave people time to read the showdown before the next deal
-        loop = asyncio.get_running_loop()
-        loop.call_later(delay, lambda: self._inbox.put_nowait(_Command("bot", data=version)))
-
-    async def _on_bot(self, command: _Command) -> None:
-        seat = self.state.current_player()
-        if command.data != self.version or seat is None or self._bot is None:
-            return  # the table moved on since this turn was scheduled
-        await self._apply(seat, self._bot(self.state.view(seat)), None, None)
+        self._seats_changed()

@@ -74,6 +74,7 @@ class Store:
             "options": record.options, "players": record.players,
             "seats": [seat.to_json() for seat in record.seats], "private": record.private,
             "status": record.status, "start_chance": record.start_chance,
+            "settings": record.settings,
             "created_at": record.created_at, "updated_at": record.created_at,
         }
         async with self._writer.begin() as conn:
@@ -102,13 +103,22 @@ class Store:
         return None if row is None else _table_record(row)
 
     async def update_table(self, table_id: str, *, seats: list[SeatRecord] | None = None,
-                           status: str | None = None) -> None:
-        """Replace the seats and/or the status of a table. Raises UnknownTable."""
+                           status: str | None = None, options: dict[str, Any] | None = None,
+                           settings: dict[str, Any] | None = None,
+                           private: bool | None = None) -> None:
+        """Replace any of the seats, status, options, settings and privacy of a table, in one
+        transaction (None leaves a field as it is). Raises UnknownTable."""
         values: dict[str, Any] = {"updated_at": utcnow()}
         if seats is not None:
             values["seats"] = [seat.to_json() for seat in seats]
         if status is not None:
             values["status"] = status
+        if options is not None:
+            values["options"] = options
+        if settings is not None:
+            values["settings"] = settings
+        if private is not None:
+            values["private"] = private
         async with self._writer.begin() as conn:
             result = await conn.execute(
                 update(card_tables).where(card_tables.c.table_id == table_id).values(values))
@@ -123,6 +133,19 @@ class Store:
             query = query.where(card_tables.c.status == status)
         async with self.engine.connect() as conn:
             return list((await conn.scalars(query)).all())
+
+    async def list_tables(self, *, private: bool | None = None,
+                          status: str | None = None) -> list[TableRecord]:
+        """The tables, oldest first; only private (or public) ones and only those with this
+        status when asked (the lobby loads ``private=False, status="waiting"``)."""
+        query = select(card_tables).order_by(card_tables.c.created_at, card_tables.c.table_id)
+        if private is not None:
+            query = query.where(card_tables.c.private == private)
+        if status is not None:
+            query = query.where(card_tables.c.status == status)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [_table_record(row) for row in rows]
 
     # -- event log ----------------------------------------------------------------------
 
@@ -211,4 +234,4 @@ def _table_record(row: Row[Any]) -> TableRecord:
         table_id=row.table_id, code=row.code, game=row.game, options=row.options,
         players=row.players, seats=[SeatRecord.from_json(seat) for seat in row.seats],
         private=row.private, status=row.status, start_chance=row.start_chance,
-        created_at=row.created_at)
+        settings=dict(row.settings or {}), created_at=row.created_at)

@@ -74,6 +74,7 @@ card_tables = Table(
     Column("start_chance", JSON, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+    Column("settings", JSON, nullable=False, server_default="{}"),
 )
 
 table_events = Table(

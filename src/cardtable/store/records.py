@@ -5,7 +5,7 @@ The server builds and reads these; only ``cardtable.store`` turns them into rows
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -42,6 +42,9 @@ class TableRecord:
     private: bool
     status: str  # "waiting" | "playing" | "over"
     start_chance: list[Any]  # chance outcomes the match start consumed (new_match)
+    # TableSettings as JSON (turn_time, private, spectators, spectator_chat, levels): what the
+    # host chose; the server fills in defaults. {} on tables made before settings existed.
+    settings: dict[str, Any] = field(default_factory=dict)
     created_at: datetime | None = None  # set by the store when None (timezone-aware UTC)
 
 

@@ -1,0 +1,95 @@
+"""Table chat: plain text, short, unhurried, never the same line twice in a row.
+
+Two rooms share one table: the players' room (read by everyone at the table) and the
+spectators' room (read by spectators only, so nobody watching can coach a player). The
+rules are checked here, each refusal with a code the client shows as it is:
+
+=================  ==========================================================
+code               refused because
+=================  ==========================================================
+``chat_empty``     nothing left after removing control characters and spaces
+``chat_too_long``  more than 300 characters
+``chat_rate``      a sixth message within 10 seconds
+``chat_repeat``    the same text as the sender's previous message
+=================  ==========================================================
+
+>>> room = ChatRoom()
+>>> room.post("seat:0", 0, "Ann", "  good\\u0000 game ", "players", now=1.0).text
+'good game'
+>>> room.post("seat:0", 0, "Ann", "good game", "players", now=2.0)
+Traceback (most recent call last):
+...
+cardtable.server.chat.ChatRefused: chat_repeat: you just said that
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, field
+
+MAX_LENGTH = 300
+RATE_MESSAGES, RATE_WINDOW = 5, 10.0
+HISTORY = 50
+QUICK_PHRASES = ("Good game", "Nice play", "Hurry up?")
+
+
+class ChatRefused(ValueError):
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code, self.message = code, message
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int
+    channel: str  # "players" | "spectators"
+    seat: int | None
+    name: str
+    text: str
+    at: float  # seconds since the epoch
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "channel": self.channel, "seat": self.seat, "name": self.name,
+                "text": self.text, "at": int(self.at * 1000)}
+
+
+def clean(text: str) -> str:
+    """Plain text: control and format characters go (they can reorder or hide what is
+    shown), runs of white space become one space."""
+    kept = "".join(" " if ch.isspace() else ch for ch in text
+                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())
+
+
+@dataclass
+class ChatRoom:
+    history: deque[Message] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    _recent: dict[str, deque[float]] = field(default_factory=dict)
+    _last: dict[str, str] = field(default_factory=dict)
+    _next_id: int = 1
+
+    def post(self, sender: str, seat: int | None, name: str, text: str, channel: str,
+             now: float) -> Message:
+        """Add a message from ``sender`` (a key per person) or raise :class:`ChatRefused`."""
+        text = clean(text)
+        if not text:
+            raise ChatRefused("chat_empty", "write something first")
+        if len(text) > MAX_LENGTH:
+            raise ChatRefused("chat_too_long",
+                              f"a message has at most {MAX_LENGTH} characters, not {len(text)}")
+        recent = self._recent.setdefault(sender, deque())
+        while recent and now - recent[0] >= RATE_WINDOW:
+            recent.popleft()
+        if len(recent) >= RATE_MESSAGES:
+            wait = max(1, round(RATE_WINDOW - (now - recent[0])))
+            raise ChatRefused("chat_rate", f"at most {RATE_MESSAGES} messages in "
+                              f"{RATE_WINDOW:.0f} seconds; wait {wait} s")
+        if self._last.get(sender) == text.casefold():
+            raise ChatRefused("chat_repeat", "you just said that")
+        recent.append(now)
+        self._last[sender] = text.casefold()
+        message = Message(self._next_id, channel, seat, name, text, now)
+        self._next_id += 1
+        self.history.append(message)
+        return message

@@ -1,0 +1,200 @@
+"""Who is at the table: sitting down, connecting, dropping, coming back, leaving.
+
+A person whose last connection closes keeps the seat for a grace period; then a computer
+plays it until the person says hello again with the seat token, from any browser. A
+wrong token is refused before anything here runs, so it can neither free, take nor
+delay a held seat. Leaving on purpose hands the seat to a computer for good.
+"""
+
+# mypy: disable-error-code="misc"
+# (the mixins annotate self as the Table they are part of, for full checking)
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..store import SeatRecord
+from . import protocol as p
+from .security import hash_token, new_token, token_matches
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .table import Table
+
+COMPUTER_NAME = "Computer"
+CLOSE_NO_SPECTATORS = 4005
+
+
+@dataclass
+class SeatPresence:
+    """What the server knows of a seat beyond the record: kept in memory, rebuilt on load."""
+
+    timeouts: int = 0
+    misses: int = 0  # consecutive timeouts
+    standin: str | None = None  # "disconnected" | "timeouts": a computer plays for the person
+    reconnect_deadline: float | None = None  # seconds since the epoch
+    mutes: set[int] = field(default_factory=set)  # seats whose chat this seat does not want
+    _grace: asyncio.TimerHandle | None = None
+
+    def cancel_grace(self) -> None:
+        if self._grace is not None:
+            self._grace.cancel()
+        self._grace, self.reconnect_deadline = None, None
+
+
+class PresenceMixin:
+    def _connected(self: Table, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
+
+    def _hold_seat(self: Table, seat: int) -> None:
+        """The seat's person is gone: hold the seat for the grace period."""
+        presence = self.presence[seat]
+        presence.cancel_grace()
+        grace = self.settings.seat_grace
+        presence.reconnect_deadline = time.time() + grace
+        loop = asyncio.get_running_loop()
+        presence._grace = loop.call_later(grace, lambda: self._post("grace", seat))
+
+    async def _on_grace(self: Table, command: Any) -> None:
+        seat = command.data
+        presence = self.presence[seat]
+        if presence.reconnect_deadline is None or self._connected(seat):
+            return  # he came back in time
+        presence.cancel_grace()
+        if self.record.seats[seat].kind == "human" and presence.standin is None:
+            presence.standin = "disconnected"
+        self._seats_changed()
+        self._refresh()
+
+    async def _on_join(self: Table, command: Any) -> tuple[int, str] | str:
+        name, wanted = command.data
+        free = [s for s in self.record.seats if s.kind == "human" and s.name is None
+                and wanted in (None, s.seat)]
+        if not free:
+            if wanted is not None and wanted < len(self.record.seats):
+                return "that seat is taken"
+            return "the table is full" if wanted is None else "the table has no such seat"
+        token = new_token()
+        seats = [SeatRecord(s.seat, name, s.kind, hash_token(token))
+                 if s.seat == free[0].seat else s for s in self.record.seats]
+        await self._save_seats(seats)
+        self._hold_seat(free[0].seat)  # until his socket says hello
+        self._seats_changed()
+        self._refresh()
+        return free[0].seat, token
+
+    async def _save_seats(self: Table, seats: list[SeatRecord]) -> None:
+        status = "waiting" if any(s.name is None for s in seats) else "playing"
+        if self.state.is_over() or self.ended:
+            status = "over"
+        await self.store.update_table(self.table_id, seats=seats, status=status)
+        self.record.seats = seats  # only once it is saved
+        self.record.status = status
+
+    async def _on_attach(self: Table, command: Any) -> str | None:
+        """Welcome a connection; or the error code that refuses it."""
+        conn: Connection = command.conn
+        hello: p.Hello = command.frame
+        if hello.d.spectate and hello.d.token is None:
+            if not self.table_settings.spectators:
+                return "no_spectators"
+            conn.seat = None
+            conn.name = hello.d.name or f"Spectator {conn.number}"
+        else:
+            seat = next((s.seat for s in self.record.seats
+                         if token_matches(hello.d.token, s.token_hash)), None)
+            if seat is None:
+                return "bad_token"
+            conn.seat = seat
+            presence = self.presence[seat]
+            conn.muted = presence.mutes  # shared by the seat's connections
+            presence.cancel_grace()
+            if presence.standin == "disconnected":
+                presence.standin = None  # his seat is his again
+        self.connections.add(conn)
+        welcome = p.WelcomeData(seat=conn.seat, role="spectator" if conn.seat is None
+                                else "player", table=self.table_info())
+        conn.send(p.frame("welcome", self.version, welcome))
+        self._refresh(exclude=conn)
+        self._snapshot(conn)
+        self._send_chat_history(conn)
+        self._seats_changed()
+        return None
+
+    async def _on_detach(self: Table, command: Any) -> None:
+        conn = command.conn
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        seat = conn.seat
+        if seat is not None and self.record.seats[seat].kind == "human" \
+                and not self._connected(seat):
+            self._hold_seat(seat)
+        self._seats_changed()
+        self._refresh()
+
+    def _hold_all_seats(self: Table) -> None:
+        """A table loaded from the log: nobody is connected yet, every person gets the
+        whole grace period from now (the outage is not counted against anyone)."""
+        for seat in self.record.seats:
+            if seat.kind == "human" and seat.name is not None:
+                self._hold_seat(seat.seat)
+
+    # -- on purpose ------------------------------------------------------------------
+
+    async def _resume(self: Table, conn: Connection) -> None:
+        if conn.seat is None:
+            return self._error(conn, "spectator", "spectators have no seat to take back",
+                               snapshot=False)
+        presence = self.presence[conn.seat]
+        presence.misses = 0
+        if presence.standin is not None:
+            presence.standin = None
+            self._seats_changed()
+            self._refresh()
+
+    async def _leave(self: Table, conn: Connection) -> None:
+        seat = conn.seat
+        if seat is None:
+            return self._error(conn, "spectator", "spectators just close the page",
+                               snapshot=False)
+        seats = [SeatRecord(s.seat, COMPUTER_NAME, "bot", None) if s.seat == seat else s
+                 for s in self.record.seats]
+        await self._save_seats(seats)
+        self.presence[seat].cancel_grace()
+        self.presence[seat].standin = None
+        self.rematch_votes.discard(seat)
+        self.end_votes.discard(seat)
+        for other in [c for c in self.connections if c.seat == seat]:
+            self.connections.discard(other)
+            other.send(p.frame("left", self.version, {"seat": seat}))
+            other.close(1000, "left the table")
+        self._seats_changed()
+        self._refresh()
+
+    async def _start(self: Table, conn: Connection) -> None:
+        if not self._is_host(conn):
+            return self._error(conn, "not_host", "only the host can start the table",
+                               snapshot=False)
+        if self._status() != "waiting":
+            return self._error(conn, "not_waiting", "every seat is taken already",
+                               snapshot=False)
+        seats = [SeatRecord(s.seat, COMPUTER_NAME, "bot", None)
+                 if s.kind == "human" and s.name is None else s for s in self.record.seats]
+        await self._save_seats(seats)
+        self._seats_changed(table=True)
+        self._next_turn()
+        self._broadcast([], None, None)
+
+    def _is_host(self: Table, conn: Connection) -> bool:
+        host = self.record.seats[0]
+        return conn.seat == 0 and host.kind == "human"
+
+    def _close_spectators(self: Table) -> None:
+        for conn in [c for c in self.connections if c.seat is None]:
+            self.connections.discard(conn)
+            conn.send(p.frame("error", self.version, p.ErrorData(
+                code="no_spectators", message="the host closed the table to spectators")))
+            conn.close(CLOSE_NO_SPECTATORS, "no spectators")

@@ -1,0 +1,79 @@
+"""What the host of a table decides, beside the game's own options.
+
+==================  =============================================  ===============================
+setting             meaning                                        default
+==================  =============================================  ===============================
+``turn_time``       seconds per turn: 0 (off), 15, 30 or 60        30 with invited people, else 0
+``private``         kept out of the public lobby                   true
+``spectators``      people may watch                               true
+``spectator_chat``  spectators may chat among themselves           true
+``levels``          computer level per seat ("easy", "normal")     "normal" everywhere
+==================  =============================================  ===============================
+
+>>> TableSettings.create(players=2, invited=True).turn_time
+30
+>>> TableSettings.create(players=2, invited=False).merged({"turn_time": 45}, players=2)
+Traceback (most recent call last):
+...
+ValueError: turn_time: Input should be 0, 15, 30 or 60
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..bots.levels import LEVELS
+
+TURN_TIMES = (0, 15, 30, 60)
+Level = Literal["easy", "normal"]
+
+
+class TableSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    turn_time: Literal[0, 15, 30, 60] = 0
+    private: bool = True
+    spectators: bool = True
+    spectator_chat: bool = True
+    levels: tuple[Level, ...] = ()
+
+    @classmethod
+    def create(cls, players: int, invited: bool, given: dict[str, Any] | None = None
+               ) -> TableSettings:
+        """The settings of a new table: defaults for its kind, then what the creator gave."""
+        normal: Level = "normal"
+        base = cls(turn_time=30 if invited else 0, levels=(normal,) * players)
+        return base.merged(given or {}, players)
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any], players: int) -> TableSettings:
+        """Settings as stored (tables from before settings existed have none)."""
+        levels = tuple(data.get("levels") or ("normal",) * players)
+        return cls.model_validate({**data, "levels": levels}, strict=False)
+
+    def merged(self, changes: dict[str, Any], players: int) -> TableSettings:
+        """These settings with ``changes`` applied; ValueError with the reason if bad."""
+        data = self.model_dump() | changes
+        if isinstance(data.get("levels"), list):
+            data["levels"] = tuple(data["levels"])
+        try:
+            settings = type(self).model_validate(data)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "settings"
+            message = first["msg"]
+            if where == "turn_time":
+                message = "Input should be " + ", ".join(map(str, TURN_TIMES[:-1])) + \
+                    f" or {TURN_TIMES[-1]}"
+            raise ValueError(f"{where}: {message}") from None
+        if len(settings.levels) != players:
+            raise ValueError(f"levels: give one level per seat ({players})")
+        assert set(settings.levels) <= set(LEVELS)
+        return settings
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.model_dump()
+        data["levels"] = list(self.levels)
+        return data

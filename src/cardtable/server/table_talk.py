@@ -1,0 +1,146 @@
+"""What people at a table say and agree on: chat, mutes, the host's settings, ending early.
+
+Players' chat is read by everyone at the table; spectators' chat by spectators only, so
+nobody watching can coach a player. Mutes are per seat (a spectator: per connection) and
+hold for that listener only.
+"""
+
+# mypy: disable-error-code="misc"
+# (the mixins annotate self as the Table they are part of, for full checking)
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+from ..engine import get_game
+from ..store import EventRecord
+from . import protocol as p
+from .chat import ChatRefused, ChatRoom, Message
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .table import Table
+
+
+class TalkMixin:
+    chat: ChatRoom
+    ended: str | None
+
+    # -- chat ----------------------------------------------------------------------------
+
+    def _may_read(self: Table, conn: Connection, message: Message) -> bool:
+        if message.channel == "spectators" and conn.seat is not None:
+            return False
+        return message.seat is None or message.seat not in conn.muted
+
+    async def _chat(self: Table, conn: Connection, frame: p.Chat) -> None:
+        if conn.seat is None:
+            if not self.table_settings.spectator_chat:
+                return self._error(conn, "chat_off", "the host turned spectators' chat off",
+                                   snapshot=False)
+            sender, name, channel = f"spectator:{conn.number}", conn.name, "spectators"
+        else:
+            seat = self.record.seats[conn.seat]
+            sender, name, channel = f"seat:{conn.seat}", seat.name or "Player", "players"
+        try:
+            message = self.chat.post(sender, conn.seat, name, frame.d.text, channel, time.time())
+        except ChatRefused as refused:
+            return self._error(conn, refused.code, refused.message, snapshot=False)
+        text = p.frame("chat", self.version, message.to_json())
+        for other in list(self.connections):
+            if self._may_read(other, message):
+                other.send(text)
+
+    def _send_chat_history(self: Table, conn: Connection) -> None:
+        messages = [m.to_json() for m in self.chat.history if self._may_read(conn, m)]
+        conn.send(p.frame("chat_history", self.version, {"messages": messages}))
+
+    async def _mute(self: Table, conn: Connection, frame: p.Mute) -> None:
+        seat = frame.d.seat
+        if seat >= len(self.record.seats):
+            return self._error(conn, "bad_seat", f"the table has no seat {seat}", snapshot=False)
+        if frame.d.muted:
+            conn.muted.add(seat)
+        else:
+            conn.muted.discard(seat)
+        conn.send(p.frame("muted", self.version, {"seats": sorted(conn.muted)}))
+
+    # -- ending early ----------------------------------------------------------------------
+
+    async def _end_vote(self: Table, conn: Connection, frame: p.EndVote) -> None:
+        if conn.seat is None:
+            return self._error(conn, "spectator", "spectators do not vote", snapshot=False)
+        if self._status() != "playing":
+            return self._error(conn, "not_playing", "only a match being played can be ended",
+                               snapshot=False)
+        if not frame.d.agree:
+            self.end_votes.clear()
+            return self._broadcast([], None, None)
+        self.end_votes.add(conn.seat)
+        people = {s.seat for s in self.record.seats if s.kind == "human"}
+        if not people <= self.end_votes:
+            return self._broadcast([], None, None)
+        event = EventRecord(version=self.version + 1, kind="end", seat=conn.seat, cmd_id=None,
+                            payload={"reason": "agreed"}, chance=[])
+        if not await self._commit(event, conn, None):
+            return
+        self.ended = "agreed"
+        await self.store.update_table(self.table_id, status="over")
+        self.record.status = "over"
+        self.end_votes.clear()
+        self._stop_clock()
+        self._broadcast([], None, None)
+        self._seats_changed()
+
+    # -- the host's settings ------------------------------------------------------------------
+
+    async def _change_settings(self: Table, conn: Connection, frame: p.ChangeSettings) -> None:
+        if not self._is_host(conn):
+            return self._error(conn, "not_host", "only the host (seat 1) changes the settings",
+                               snapshot=False)
+        try:
+            settings = self.table_settings.merged(frame.d.settings, self.record.players)
+        except ValueError as error:
+            return self._error(conn, "bad_settings", str(error), snapshot=False)
+        options = None
+        if frame.d.options is not None:
+            if self.moves and self._status() != "over":
+                return self._error(conn, "match_started", "the game's rules can change before "
+                                   "the first move or after the match", snapshot=False)
+            game = get_game(self.record.game)
+            try:
+                options = game.Options.from_dict(frame.d.options).to_dict()
+            except ValueError as error:
+                return self._error(conn, "bad_settings", str(error), snapshot=False)
+        if options is not None and options != self.record.options and \
+                self._status() != "over" and not await self._redeal(conn, options):
+            return
+        await self.store.update_table(self.table_id, settings=settings.to_json(),
+                                      private=settings.private, options=options)
+        if options is not None:
+            self.record.options = options
+        self.record.settings, self.record.private = settings.to_json(), settings.private
+        time_changed = settings.turn_time != self.table_settings.turn_time
+        self.table_settings = settings
+        if not settings.spectators:
+            self._close_spectators()
+        if time_changed:
+            self._stop_clock()  # the new time counts from now
+        self._seats_changed(table=True)
+        self._next_turn()
+        self._broadcast([], None, None)
+
+    async def _redeal(self: Table, conn: Connection, options: dict[str, object]) -> bool:
+        """New rules before the first move: the cards are dealt again under them."""
+        game = get_game(self.record.game)
+        fresh = game.new_match(game.Options.from_dict(options), players=self.record.players,
+                               rng=secrets.SystemRandom())
+        previous, self.state = self.state, fresh
+        event = EventRecord(version=self.version + 1, kind="redeal", seat=conn.seat,
+                            cmd_id=None, payload={"options": options},
+                            chance=fresh.chance_outcomes())
+        if not await self._commit(event, conn, None):
+            self.state = previous
+            return False
+        return True
