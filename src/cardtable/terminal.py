@@ -414,6 +414,9 @@ class GinTerminal:
         self.console.print()
         self.console.print(table)
         shutout = " It's a shutout!" if result["shutout"] else ""
+        if winner is None:
+            self.console.print("  The match is drawn.", style="bold")
+            return
         self.console.print(f"  {_verb(winner, 'You win', 'Bot wins')} the match by "
                            f"{result['margin']}.{shutout}",
                            style="bold green" if winner == HUMAN else "bold red")

@@ -219,10 +219,14 @@ class Options:
 
     Subclasses set ``PRESETS`` (name -> overrides of the field defaults) and
     ``DEFAULT_PRESET``; ``Options()`` must equal ``preset(DEFAULT_PRESET)``.
+    ``EXPRESS`` holds the overrides that make any preset an "express" match of
+    one hand (``from_dict({"preset": p, **EXPRESS})``); ``{}`` means the game
+    has none.
     """
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     DEFAULT_PRESET: ClassVar[str] = "standard"
+    EXPRESS: ClassVar[dict[str, Any]] = {}
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -264,6 +264,7 @@ export function mount(el, ctx) {
     const other = view.to_act;
     if (view.phase === "match_over") {
       const r = view.result;
+      if (r && (r.winner === null || r.winner === undefined)) return "The match is drawn.";
       return r ? (r.winner === view.seat ? `You win the match by ${r.margin}!` : `${ctx.seatName(r.winner)} wins the match by ${r.margin}.`) : "The match is over.";
     }
     if (!ctx.online) return "Connection lost — reconnecting…";

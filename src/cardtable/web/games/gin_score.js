@@ -91,7 +91,8 @@ export function scorecard(view, ctx) {
       row.winner === s ? `+${row.points}` : "",
       row.winner === s && row.boxes ? h("span", { class: "box", title: `${row.boxes} box${row.boxes > 1 ? "es" : ""}` }, " ▪".repeat(row.boxes)) : null))));
   const table = h("table", { class: "score-table", id: "score-history" },
-    h("caption", null, `Scorecard · game to ${view.target}`),
+    h("caption", null, view.options?.deals ? `Scorecard · ${view.options.deals === 1 ? "one deal" : `${view.options.deals} deals`}`
+      : `Scorecard · game to ${view.target}`),
     h("thead", null, h("tr", null, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Hand"),
       seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s))))),
     h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: 4, class: "hint" }, "No hands finished yet."))),
@@ -110,7 +111,8 @@ export function finalPanel(view, ctx, id = "final-result") {
   const line = (label, values) => h("tr", null, h("th", { scope: "row" }, label), seats.map((s) => h("td", null, values(s))));
   const boxBonus = view.options?.box_bonus;
   return h("div", { class: "final", id },
-    h("h3", null, winner === "You" ? `You win the match by ${r.margin}!` : `${winner} wins the match by ${r.margin}`),
+    h("h3", null, r.winner === null || r.winner === undefined ? "The match is drawn"
+      : winner === "You" ? `You win the match by ${r.margin}!` : `${winner} wins the match by ${r.margin}`),
     h("table", { class: "score-table" },
       h("thead", null, h("tr", null, h("th", null, ""), seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s))))),
       h("tbody", null,

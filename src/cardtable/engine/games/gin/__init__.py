@@ -22,9 +22,11 @@ Deadwood counts ace 1, pips at face value, court cards 10.
 6. A hand is void (same dealer) when a discard leaves the stock at the floor
    (2), unless the 50th-card option lets the opponent take that discard to
    knock.
-7. The match ends when a player's points reach the target; the winner adds
-   the game bonus, each player a box bonus per hand won; a shutout doubles
-   what ``shutout`` says.
+7. The match ends when a player's points reach the target (or, with
+   ``deals``, after that many hands, void ones included: the higher total of
+   hand points plus boxes wins, equal totals are a drawn match with no game
+   bonus); the winner adds the game bonus, each player a box bonus per hand
+   won; a shutout doubles what ``shutout`` says.
 
 Options (``Options()`` is ``standard``)
 ----------------------------------------
@@ -40,6 +42,7 @@ oklahoma_ace       gin_only             one                   gin_only
 spade_doubles      True (oklahoma only) True                  True
 double_boxes       False                False                 False
 target             100                  100                   150
+deals              0 (play to target)   0                     0
 game_bonus         100                  100                   100
 box_bonus          25                   20                    25
 box_timing         end                  end                   end

@@ -10,6 +10,7 @@ from ... import api
 from ...api import JSON, Action, Chance, Event, IllegalAction
 from ...cards import format_cards, str_card
 from .options import Options
+from .settlement import final_settlement, match_over
 from .showdown import SOLVER, Settlement, settle, value
 
 NAME = "gin"
@@ -36,7 +37,7 @@ class Phase(api.Phase):
 
 def new_match(options: Options | None = None, players: int = 2,
               rng: api.Rng | None = None) -> GinState:
-    """A match to the target; the first dealer is drawn at random."""
+    """A match to the target (or a number of deals); the first dealer is drawn at random."""
     if players not in PLAYERS:
         raise ValueError("gin rummy is played by 2 players")
     if rng is None:
@@ -53,30 +54,6 @@ def replay(record: Mapping[str, JSON]) -> GinState:
     for data in record["actions"]:
         state.apply(Action.from_json(data))
     return state
-
-
-def final_settlement(points: list[int], boxes: list[int], winner: int,
-                     options: Options) -> dict[str, JSON]:
-    """The match's end: game bonus, boxes and shutout, from hand points and boxes won.
-
-    >>> final_settlement([104, 60], [4, 3], 0, Options.preset("pagat"))["totals"]
-    [284, 120]
-    """
-    o = options
-    loser = 1 - winner
-    shutout = points[loser] == 0
-    # Boxes count once, whether credited hand by hand (box_timing) or now.
-    box = [b * o.box_bonus for b in boxes]
-    game_bonus = o.game_bonus * (2 if shutout and o.shutout == "double_game_bonus" else 1)
-    won = points[winner] * (2 if shutout and o.shutout == "double_hand_points" else 1)
-    totals = [0, 0]
-    totals[winner] = won + game_bonus + box[winner]
-    if shutout and o.shutout == "double_total":
-        totals[winner] *= 2
-    totals[loser] = points[loser] + box[loser]
-    return {"winner": winner, "shutout": shutout, "points": list(points), "boxes": list(boxes),
-            "box_points": box, "game_bonus": game_bonus,
-            "totals": totals, "margin": totals[winner] - totals[loser]}
 
 
 class GinState:
@@ -355,8 +332,10 @@ class GinState:
         self.last = row
         self.to_act, self.phase = next_dealer, Phase.HAND_OVER
         events = [Event("hand_over", None, row)]
-        if winner is not None and self.scores()[winner] >= self.options.target:
-            self.final = final_settlement(self.points, self.boxes, winner, self.options)
+        over, match_winner = match_over(self.points, self.boxes, len(self.history), winner,
+                                        self.scores(), self.options)
+        if over:
+            self.final = final_settlement(self.points, self.boxes, match_winner, self.options)
             self.to_act, self.phase = None, Phase.MATCH_OVER
             events.append(Event("match_over", None, self.final))
         return events

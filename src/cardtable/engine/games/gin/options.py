@@ -32,6 +32,7 @@ class Options(api.Options):
         "oklahoma": {"oklahoma": True, "target": 150},
     }
     DEFAULT_PRESET: ClassVar[str] = "standard"
+    EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 
     gin_bonus: int = option(25, range=(0, 100), doc="bonus for going gin")
     big_gin_bonus: int = option(
@@ -54,7 +55,9 @@ class Options(api.Options):
     double_boxes: bool = option(
         False, choices=YES_NO, doc="Oklahoma: a doubled hand also wins two boxes"
     )
-    target: int = option(100, range=(1, 10000), doc="points that win the match (1 = express)")
+    target: int = option(100, range=(1, 10000), doc="points that win the match")
+    deals: int = option(
+        0, range=(0, 100), doc="a fixed number of deals ends the match instead (0: play to target)")
     game_bonus: int = option(100, range=(0, 1000), doc="bonus for winning the match")
     box_bonus: int = option(25, range=(0, 100), doc="bonus per hand won (box, line)")
     box_timing: str = option(

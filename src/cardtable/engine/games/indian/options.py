@@ -36,6 +36,7 @@ class Options(api.Options):
         "pagat": _PAGAT,
     }
     DEFAULT_PRESET: ClassVar[str] = "points"
+    EXPRESS: ClassVar[dict[str, Any]] = {"format": "points"}  # points rummy is one deal
 
     format: str = option(
         "points", choices=("points", "pool", "deals"),

@@ -29,6 +29,7 @@ class Options(api.Options):
         "dskv_online": _DSKV_ONLINE,
     }
     DEFAULT_PRESET: ClassVar[str] = "standard"
+    EXPRESS: ClassVar[dict[str, Any]] = {"end": "deals", "deals": 1}
 
     def to_dict(self) -> dict[str, Any]:
         # every view carries the options: skip dataclasses.fields() at each one

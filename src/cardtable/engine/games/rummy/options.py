@@ -29,6 +29,7 @@ class Options(api.Options):
         "pagat": _PAGAT,
     }
     DEFAULT_PRESET: ClassVar[str] = "standard"
+    EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 
     two_player_cards: int = option(
         10, choices=(10, 7), doc="cards dealt to each of 2 players (3-4 players: 7, 5-6: 6)")

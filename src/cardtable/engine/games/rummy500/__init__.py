@@ -32,7 +32,8 @@ cards), 5-8 two packs and four jokers (108); ``jokers: False`` leaves them out.
    cards left in his hand (ace 15, but 1 at the low end of a run; joker 15;
    court cards 10; pips face value; in hand aces and jokers count 15), plus
    ``going_out_bonus`` for going out.  After a hand in which someone reaches
-   ``target``, the highest total wins; a tie for highest plays another hand.
+   ``target`` (or, with ``deals``, after that many hands), the highest total
+   wins; a tie for highest plays another hand.
 7. ``calling_rummy``: a discard another player can use may be called, taken
    and played at once for his own credit (phase ``call``; see ``calls``).
 
@@ -53,6 +54,7 @@ stock_exhausted           end_hand         end_hand        shuffle
 calling_rummy             False            False           True
 going_out_bonus           0                0               10
 target                    500              500             1-10000
+deals                     0 (to target)    0               1-100
 ========================  ===============  ==============  =======================
 
 Moves: ``draw_stock``, ``draw_discard`` (``number``: cards taken, 2 or

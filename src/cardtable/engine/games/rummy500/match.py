@@ -38,7 +38,7 @@ _DRAW_STOCK, _DRAW_DISCARD, _PASS = Action("draw_stock"), Action("draw_discard")
 
 def new_match(options: Options | None = None, players: int = 2,
               rng: api.Rng | None = None) -> Rummy500State:
-    """A match to the target; the first dealer is drawn at random."""
+    """A match to the target (or a number of deals); the first dealer is drawn at random."""
     if players not in PLAYERS:
         raise ValueError("rummy500 is played by 2 to 8 players")
     if rng is None:
@@ -273,9 +273,12 @@ class Rummy500State(TableMeldState):
         return {"melded": melded, "values": values, "bonus": bonus, "points": points}
 
     def match_winners(self) -> list[int] | None:
-        """The highest total once one reaches the target; a tie for highest plays on."""
+        """The highest total once one reaches the target (or after ``deals`` deals);
+        a tie for highest plays on, one more hand at a time."""
+        o = self.options
         best = max(self.scores)
-        if best < self.options.target or self.scores.count(best) > 1:
+        done = len(self.history) >= o.deals if o.deals else best >= o.target
+        if not done or self.scores.count(best) > 1:
             return None
         return [self.scores.index(best)]
 

@@ -26,6 +26,7 @@ class Options(api.Options):
         "bicycle": _BICYCLE,
     }
     DEFAULT_PRESET: ClassVar[str] = "pagat"
+    EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 
     two_player_cards: int = option(
         13, choices=(13, 10), doc="cards dealt to each of 2 players (3-8 players: 7)")
@@ -63,3 +64,5 @@ class Options(api.Options):
     going_out_bonus: int = option(
         0, choices=(0, 10), doc="points for the player who goes out")
     target: int = option(500, range=(1, 10000), doc="a total that ends the match")
+    deals: int = option(
+        0, range=(0, 100), doc="a fixed number of deals ends the match instead (0: play to target)")

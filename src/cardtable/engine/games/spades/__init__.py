@@ -25,9 +25,9 @@ and Little Joker are the two top spades, and two deuces leave the pack).
    (a bag); set -10 per trick bid; Nil +-nil value, Blind Nil +-blind value;
    a failed nil's tricks are bags (``classic``: they count for the partner).
    Each time the bags reach 10 the side loses 100.
-5. The match ends when a side reaches the target; the higher score wins and
-   a tie at the top plays another hand (mercy option: a side at minus the
-   mercy figure ends it too).
+5. The match ends when a side reaches the target (or, with ``deals``, after
+   that many hands); the higher score wins and a tie at the top plays
+   another hand (mercy option: a side at minus the mercy figure ends it too).
 
 Options (``Options()`` is ``standard``)
 ----------------------------------------
@@ -50,6 +50,7 @@ minimum_team_bid      0 (none)                    0
 ten_for_two_hundred   False                       False
 jokers                none                        none
 target                500                         500
+deals                 0 (play to target)          0
 mercy                 0 (off; 200 is usual)       0
 suicide               False                       False
 three_player_removes  two_of_clubs                two_of_clubs

@@ -48,7 +48,7 @@ def _pass_cards(pair: tuple[int, int]) -> Action:
 
 def new_match(options: Options | None = None, players: int = 4,
               rng: api.Rng | None = None) -> SpadesState:
-    """A match to the target; the first dealer is drawn at random."""
+    """A match to the target (or a number of deals); the first dealer is drawn at random."""
     if players not in PLAYERS:
         raise ValueError("spades is played by 4 players (partners), 3 (cutthroat) or 2")
     if rng is None:
@@ -364,7 +364,7 @@ class SpadesState:
         self.history.append(row)
         self.last = row
         events = [Event("hand_over", None, row)]
-        winner = match_winner(self.scores, self.options)
+        winner = match_winner(self.scores, self.options, len(self.history))
         if winner is None:
             self.to_act, self.phase = (self.dealer + 1) % self.players, Phase.HAND_OVER
             return events

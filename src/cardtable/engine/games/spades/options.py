@@ -29,6 +29,7 @@ class Options(api.Options):
         "classic": _CLASSIC,
     }
     DEFAULT_PRESET: ClassVar[str] = "standard"
+    EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 
     nil_value: int = option(100, range=(0, 1000), doc="won for a made nil, lost for a failed one")
     blind_nil: bool = option(
@@ -84,6 +85,8 @@ class Options(api.Options):
         doc="Big and Little Joker as the two top trumps, replacing two deuces",
     )
     target: int = option(500, range=(1, 10000), doc="points that win the match")
+    deals: int = option(
+        0, range=(0, 100), doc="a fixed number of deals ends the match instead (0: play to target)")
     mercy: int = option(
         0, range=(0, 10000),
         doc="a side at minus this many points or lower loses (200 is usual); 0 = off",

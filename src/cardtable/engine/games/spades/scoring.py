@@ -91,18 +91,22 @@ def score_player(bid: int, tricks: int, bags: int, options: Options,
     return score_side((bid,), (tricks,), bags, options, (blind,))
 
 
-def match_winner(scores: Sequence[int], options: Options) -> int | None:
-    """The winning side after a hand, or ``None`` to play another.
+def match_winner(scores: Sequence[int], options: Options, hands: int = 0) -> int | None:
+    """The winning side after ``hands`` hands, or ``None`` to play another.
 
-    The match is decided once a side reaches the target (or, with the mercy
-    rule, falls to minus ``mercy``): the highest score wins; a tie at the top
+    The match is decided once a side reaches the target, or with ``deals``
+    once that many hands are played instead (and, with the mercy rule, when a
+    side falls to minus ``mercy``): the highest score wins; a tie at the top
     plays on.
 
     >>> match_winner([530, 510], Options()), match_winner([505, 505], Options())
     (0, None)
+    >>> match_winner([-40, 61], Options(deals=1), hands=1), match_winner([530, 0], Options(deals=2))
+    (1, None)
     """
-    decided = any(s >= options.target for s in scores) or (
-        options.mercy > 0 and any(s <= -options.mercy for s in scores))
+    reached = hands >= options.deals if options.deals else any(
+        s >= options.target for s in scores)
+    decided = reached or (options.mercy > 0 and any(s <= -options.mercy for s in scores))
     if not decided:
         return None
     top = max(scores)
