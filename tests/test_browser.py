@@ -258,14 +258,16 @@ NET_SCENARIO = """async () => {
   });
   const welcome = (v) => ({ t: 'welcome', v, d: { seat: 0, role: 'player', table: {} } });
   socket.connect();
-  const first = window.__sockets[0];
+  // The home page's lobby socket is there too: only the table's sockets count.
+  const sockets = () => window.__sockets.filter((s) => s.url.endsWith('/ws/t_1'));
+  const first = sockets()[0];
   first.open();
   first.receive(welcome(3));
   first.receive({ t: 'view', v: 3, d: { view: {}, events: [] } });
   const id = socket.act({ type: 'draw_stock' });
   first.serverClose(1006);                 // lost before the answer came
   socket.retryNow();
-  const second = window.__sockets[1];
+  const second = sockets()[1];
   second.open();
   second.receive(welcome(4));              // the act was applied meanwhile...
   const resent = second.sent[1];
@@ -275,18 +277,18 @@ NET_SCENARIO = """async () => {
   const afterGap = second.sent.slice(2);
   // Failures in a row: the wait doubles from 0.5 s up to 10 s.
   for (let i = 0; i < 7; i += 1) {
-    const ws = window.__sockets[window.__sockets.length - 1];
+    const ws = sockets().at(-1);
     ws.serverClose(1006);
     socket.retryNow();
   }
-  const last = window.__sockets[window.__sockets.length - 1];
+  const last = sockets().at(-1);
   last.open();
   last.receive(welcome(7));
   last.serverClose(4003);                  // a refused token: give up, do not retry
-  const count = window.__sockets.length;
+  const count = sockets().length;
   socket.retryNow();
   return { url: first.url, hello: first.sent[0], act: first.sent[1], id, resent, pendingAfterAck,
-           afterGap, delays, log, socketsBefore: count, socketsAfter: window.__sockets.length };
+           afterGap, delays, log, socketsBefore: count, socketsAfter: sockets().length };
 }"""
 
 

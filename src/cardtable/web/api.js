@@ -1,4 +1,5 @@
-// The HTTP half of docs/protocol.md: create, inspect and join tables.
+// The HTTP half of docs/protocol.md: create, inspect and join tables, and
+// quick-join a public one (the live lobby list itself comes over /ws/lobby).
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -33,7 +34,8 @@ export const listGames = () => call("GET", "/api/games").then((d) => d.games || 
 
 /**
  * opponent: "computer" | "friend"; extra: {players, seats} for games played by
- * several counts (seats: "bot" | "human" for seats 1, 2, ...).
+ * several counts (seats: "bot" | "human" for seats 1, 2, ...), and `settings`
+ * (TableSettings: turn_time, private, spectators, spectator_chat, levels).
  */
 export const createTable = (game, options, opponent, name, extra = {}) =>
   call("POST", "/api/tables", { game, options, opponent, name, ...extra });
@@ -44,6 +46,13 @@ export const getTable = (code) => call("GET", `/api/tables/${encodeURIComponent(
 export const joinTable = (code, name, seat = null) =>
   call("POST", `/api/tables/${encodeURIComponent(code)}/join`,
     Number.isInteger(seat) ? { name, seat } : { name });
+
+/**
+ * A free seat at the oldest fitting public table; game / players null = any.
+ * A 404 ApiError carries the server's "nothing fits" message.
+ */
+export const quickJoin = (name, game = null, players = null) =>
+  call("POST", "/api/lobby/quick-join", { name, game, players });
 
 /** Codes are case-insensitive; the server's alphabet avoids 0/O and 1/I/L. */
 export function normalizeCode(text) {

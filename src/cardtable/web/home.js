@@ -1,8 +1,10 @@
-// The home page: choose a game, a preset and (optionally) options, then play
-// against the computer or invite a friend; or join a table by its code.
+// The home page: choose a game, a preset, table settings and (optionally)
+// options, then play against the computer or invite friends; join a public
+// table from the live lobby (lobby.js); or join a table by its code.
 
 import { createTable, listGames, normalizeCode } from "./api.js";
 import { h, replace } from "./dom.js";
+import { mountLobby } from "./lobby.js";
 import { guestName, prefs, rememberSeat, setGuestName, setPref } from "./state.js";
 import { suitIcon } from "./cards.js";
 
@@ -130,6 +132,71 @@ function seatPlanner(onChange) {
   return { el: box, show, plan };
 }
 
+const TURN_TIMES = [[0, "Off"], [15, "15 s"], [30, "30 s"], [60, "60 s"]];
+const LEVELS = [["normal", "Normal"], ["easy", "Easy"]];
+
+function checkField(id, text, checked, hint) {
+  const input = h("input", { type: "checkbox", id, checked, "aria-describedby": hint ? `${id}-hint` : null });
+  return { input, el: h("div", { class: "option option-check" }, input, h("label", { for: id }, text),
+    hint ? h("span", { class: "hint", id: `${id}-hint` }, hint) : null) };
+}
+
+/**
+ * Turn time, lobby listing, spectators, express and the computers' levels:
+ * the TableSettings sent with POST /api/tables (docs/protocol.md).
+ */
+function tableSettings(onExpress) {
+  // "auto" follows the spec's defaults, which depend on the button pressed.
+  const turn = h("select", { id: "turn-time", "aria-describedby": "turn-time-hint" },
+    h("option", { value: "auto", selected: true }, "Usual"),
+    TURN_TIMES.map(([value, text]) => h("option", { value: String(value) }, text)));
+  const express = checkField("express", "Express: one hand", false, "One deal instead of a whole match.");
+  const listed = checkField("public", "List in the public lobby", false,
+    "Anyone may take a free seat from Open tables.");
+  const spectators = checkField("spectators", "Spectators may watch", true);
+  express.input.addEventListener("change", () => onExpress(express.input.checked));
+  const levelsBox = h("div", { class: "levels" });
+  const levels = []; // chosen per seat, kept while the player count changes
+
+  /** One Easy/Normal choice per other seat: the level of a computer playing it. */
+  function showSeats(game, count) {
+    const selects = [];
+    for (let seat = 1; seat < count; seat += 1) {
+      const id = `level-${seat}`;
+      const select = h("select", { id },
+        LEVELS.map(([value, text]) => h("option", { value, selected: (levels[seat] || "normal") === value }, text)));
+      select.addEventListener("change", () => { levels[seat] = select.value; });
+      const text = count === 2 ? "Computer level" : seatLabel(game.name, count, seat);
+      selects.push(h("div", { class: "seat-kind" }, h("label", { for: id }, text), select));
+    }
+    replace(levelsBox, count > 2 ? h("p", { class: "levels-title" }, "Computer level, seat by seat") : null,
+      h("div", { class: "seat-kind-list" }, selects));
+  }
+
+  function value(anyPerson, count) {
+    const chosen = turn.value === "auto" ? (anyPerson ? 30 : 0) : Number(turn.value);
+    return {
+      turn_time: chosen,
+      private: !listed.input.checked,
+      spectators: spectators.input.checked,
+      levels: Array.from({ length: count }, (_, seat) => (seat && levels[seat]) || "normal"),
+    };
+  }
+
+  const el = h("fieldset", { class: "table-settings" }, h("legend", null, "Table"),
+    h("div", { class: "settings-grid" },
+      h("div", { class: "option" }, h("label", { for: "turn-time" }, "Turn time"), turn,
+        h("span", { class: "hint", id: "turn-time-hint" }, "Usual: 30 s with people, off against the computer.")),
+      express.el, listed.el, spectators.el),
+    levelsBox);
+  return {
+    el, showSeats, value,
+    get express() { return express.input.checked; },
+    /** Only games with an `express` object from /api/games offer it. */
+    offerExpress(available) { express.el.hidden = !available; },
+  };
+}
+
 function deckToggle() {
   const box = h("input", { type: "checkbox", id: "four-colour", checked: prefs().fourColour });
   box.addEventListener("change", () => {
@@ -152,18 +219,40 @@ export function renderHome(root, navigate) {
   const buttons = [];
   let game = null;
   let touched = new Map();
+  let fields = new Map(); // option name -> its field, to hide what express decides
+  const seatCount = () => planner.plan.players || Math.min(...(game?.players || [2]));
   const planner = seatPlanner((plan) => {
     const many = plan.players && plan.players > 2;
     vsFriend.textContent = many ? "Play with friends" : "Play with a friend";
+    if (game) settings.showSeats(game, seatCount());
   });
+  const settings = tableSettings(() => showExpress());
+  const lobby = mountLobby({ navigate, name: () => name.value, pickedGame: () => game });
+
+  /** Express decides the match length: the target (and its own options) would be ignored. */
+  function expressOptions() {
+    return settings.express && game?.express ? game.express : null;
+  }
+
+  function showExpress() {
+    const express = expressOptions();
+    for (const [option, field] of fields) {
+      field.hidden = Boolean(express) && (option === "target" || option in express);
+    }
+  }
 
   function showGame(picked) {
     game = picked;
     touched = new Map();
     replace(presetSelect, ...(game.presets || []).map((p) =>
       h("option", { value: p, selected: p === game.default_preset }, humanize(p))));
-    replace(optionsBox, ...(game.options || []).map((o) => optionField(o, touched)));
+    fields = new Map((game.options || []).map((o) => [o.name, optionField(o, touched)]));
+    replace(optionsBox, ...fields.values());
+    settings.offerExpress(Boolean(game.express && Object.keys(game.express).length));
     planner.show(game);
+    settings.showSeats(game, seatCount());
+    showExpress();
+    lobby.setGame(game);
   }
 
   async function start(opponent) {
@@ -171,7 +260,9 @@ export function renderHome(root, navigate) {
     error.textContent = "";
     const guest = name.value.trim() || "Guest";
     setGuestName(name.value.trim());
-    const options = { preset: presetSelect.value, ...Object.fromEntries(touched) };
+    const express = expressOptions();
+    const changed = Object.fromEntries([...touched].filter(([k]) => !(express && (k === "target" || k in express))));
+    const options = { preset: presetSelect.value, ...changed, ...express };
     buttons.forEach((b) => { b.disabled = true; });
     try {
       const extra = {};
@@ -180,6 +271,9 @@ export function renderHome(root, navigate) {
         extra.players = plan.players;
         if (opponent === "friend") extra.seats = [...plan.kinds];
       }
+      // With friends a person may take a seat, unless every other seat was given to a computer.
+      const anyPerson = opponent === "friend" && (!extra.seats || extra.seats.includes("human"));
+      extra.settings = settings.value(anyPerson, seatCount());
       const grant = await createTable(game.name, options, opponent, guest, extra);
       rememberSeat(grant.code, grant);
       navigate(`/t/${grant.code}`);
@@ -215,6 +309,7 @@ export function renderHome(root, navigate) {
       h("div", { class: "field" }, h("label", { for: "preset" }, "Rules"), presetSelect),
       h("div", { class: "field" }, h("label", { for: "guest-name" }, "Your name"), name)),
     planner.el,
+    settings.el,
     h("details", { class: "options" }, h("summary", null, "More options"),
       h("p", { class: "hint" }, "Changes apply on top of the chosen rules; empty fields keep the rules' value."),
       optionsBox),
@@ -226,6 +321,7 @@ export function renderHome(root, navigate) {
       h("h1", null, "cardtable"),
       h("p", { class: "tagline" }, "Card games in your browser, against the computer or with friends.")),
     newGame,
+    lobby.el,
     h("section", { class: "panel join", "aria-labelledby": "join-title" },
       h("h2", { id: "join-title" }, "Join a friend"),
       h("p", { class: "hint" }, "Open the invite link you were sent, or type its six-letter code."),
@@ -235,6 +331,7 @@ export function renderHome(root, navigate) {
   listGames().then((all) => {
     // Only the games this client can draw (the server says which: `browser`).
     const games = all.filter((g) => g.browser !== false);
+    lobby.setGames(all);
     const slot = newGame.querySelector(".game-slot");
     if (!games.length) {
       replace(slot, h("p", { class: "hint" }, "No games on this server."));
@@ -244,5 +341,5 @@ export function renderHome(root, navigate) {
     showGame(games[0]);
   }).catch((e) => { error.textContent = `Could not load the games: ${e.message}`; });
 
-  return { destroy() {} };
+  return { destroy() { lobby.destroy(); } };
 }
