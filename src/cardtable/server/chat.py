@@ -64,7 +64,8 @@ def clean(text: str) -> str:
 
 @dataclass
 class ChatRoom:
-    history: deque[Message] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    # One history per room, so a crowd of spectators cannot push the players' talk out.
+    rooms: dict[str, deque[Message]] = field(default_factory=dict)
     _recent: dict[str, deque[float]] = field(default_factory=dict)
     _last: dict[str, str] = field(default_factory=dict)
     _next_id: int = 1
@@ -91,5 +92,10 @@ class ChatRoom:
         self._last[sender] = text.casefold()
         message = Message(self._next_id, channel, seat, name, text, now)
         self._next_id += 1
-        self.history.append(message)
+        self.rooms.setdefault(channel, deque(maxlen=HISTORY)).append(message)
         return message
+
+    def history(self, channels: tuple[str, ...]) -> list[Message]:
+        """The kept messages of these rooms, oldest first."""
+        kept = [m for channel in channels for m in self.rooms.get(channel, ())]
+        return sorted(kept, key=lambda m: m.id)

@@ -68,8 +68,10 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
     ended: str | None = None
     moves: int = 0  # moves in the current match: its rules may change while there are none
     notify: Callable[[Table], None] | None = None  # the lobby hears of every change
+    options: dict[str, Any] = field(default_factory=dict)  # the rules of this (or the next) match
 
     def __post_init__(self) -> None:
+        self.options = self.options or dict(self.record.options)
         self._inbox: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._clock = None
@@ -84,7 +86,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
                  **services: Any) -> Table:
         table = cls(record=record, state=replayed.state, version=version,
                     commands=replayed.commands, moves=replayed.moves, ended=replayed.ended,
-                    **services)
+                    options=replayed.options, **services)
         for seat, presence in enumerate(table.presence):
             presence.timeouts = replayed.timeouts.get(seat, 0)
             presence.misses = replayed.misses.get(seat, 0)
@@ -178,7 +180,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
     def table_info(self) -> p.TableInfo:
         game = get_game(self.record.game)
         express: dict[str, Any] = getattr(game.Options, "EXPRESS", {})
-        options = self.record.options
+        options = self.options
         return p.TableInfo(
             table_id=self.table_id, code=self.record.code, game=self.record.game,
             title=p.title_of(self.record.game), options=options,
@@ -347,11 +349,11 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         if not humans <= self.rematch_votes:
             return self._broadcast([], None, None)
         game = get_game(self.record.game)
-        options = game.Options.from_dict(self.record.options)
+        options = game.Options.from_dict(self.options)
         fresh = game.new_match(options, players=self.record.players, rng=secrets.SystemRandom())
         previous, self.state = self.state, fresh
         event = EventRecord(version=self.version + 1, kind="rematch", seat=conn.seat,
-                            cmd_id=None, payload={"options": self.record.options},
+                            cmd_id=None, payload={"options": self.options},
                             chance=fresh.chance_outcomes())
         if not await self._commit(event, conn, None):
             self.state = previous

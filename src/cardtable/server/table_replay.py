@@ -4,7 +4,8 @@ Event kinds: ``action`` (a seat's own move; a person's carries the client's comm
 ``timeout`` (the automatic move of a turn that ran out: it counts against the seat),
 ``auto`` (any other move the server made for a person: the rest of a timed-out turn, or
 a computer standing in), ``redeal`` (new options before the first move: a new deal),
-``rematch`` (a new match) and ``end`` (the match ended by agreement, unscored).
+``rematch`` (a new match), ``options`` (new rules after a match, for the rematch) and
+``end`` (the match ended by agreement, unscored).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ STANDIN_AFTER = 3  # timeouts in a match before a computer takes the seat
 @dataclass
 class Replayed:
     state: State
-    options: dict[str, Any]
+    options: dict[str, Any]  # the rules of this match, or those set for the next one
     commands: dict[str, int] = field(default_factory=dict)  # "seat:id" -> version
     timeouts: dict[int, int] = field(default_factory=dict)  # in the current match
     misses: dict[int, int] = field(default_factory=dict)  # consecutive timeouts
@@ -45,9 +46,13 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
             out.commands[f"{event.seat}:{event.cmd_id}"] = event.version
         if event.kind in NEW_MATCH:
             options = dict(event.payload.get("options") or options)
+            out.options = options
             chance, actions = list(event.chance), []
             out.timeouts, out.misses, out.asleep = {}, {}, set()
             out.moves, out.ended = 0, None
+            continue
+        if event.kind == "options":
+            out.options = dict(event.payload["options"])
             continue
         if event.kind == "end":
             out.ended = str(event.payload.get("reason", "agreed"))
@@ -66,7 +71,6 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
         elif event.kind == "action" and event.cmd_id is not None:
             out.misses[seat] = 0
             out.asleep.discard(seat)
-    out.options = options
     out.state = game.replay({"game": record.game, "options": options,
                              "players": record.players, "chance": chance, "actions": actions})
     return out

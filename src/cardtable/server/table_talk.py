@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine import get_game
 from ..store import EventRecord
 from . import protocol as p
-from .chat import ChatRefused, ChatRoom, Message
+from .chat import HISTORY, ChatRefused, ChatRoom, Message
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -53,7 +53,9 @@ class TalkMixin:
                 other.send(text)
 
     def _send_chat_history(self: Table, conn: Connection) -> None:
-        messages = [m.to_json() for m in self.chat.history if self._may_read(conn, m)]
+        rooms = ("players",) if conn.seat is not None else ("players", "spectators")
+        readable = [m for m in self.chat.history(rooms) if self._may_read(conn, m)]
+        messages = [m.to_json() for m in readable[-HISTORY:]]
         conn.send(p.frame("chat_history", self.version, {"messages": messages}))
 
     async def _mute(self: Table, conn: Connection, frame: p.Mute) -> None:
@@ -113,12 +115,18 @@ class TalkMixin:
                 options = game.Options.from_dict(frame.d.options).to_dict()
             except ValueError as error:
                 return self._error(conn, "bad_settings", str(error), snapshot=False)
-        if options is not None and options != self.record.options and \
-                self._status() != "over" and not await self._redeal(conn, options):
-            return
+        if options is not None and options != self.options:
+            # Logged either way: replay must know which rules each match was played by.
+            saved = (await self._next_rules(conn, options) if self._status() == "over"
+                     else await self._redeal(conn, options))
+            if not saved:
+                return
+            self.options = options
+        redealt = options is not None and self._status() != "over"
         await self.store.update_table(self.table_id, settings=settings.to_json(),
-                                      private=settings.private, options=options)
-        if options is not None:
+                                      private=settings.private,
+                                      options=options if redealt else None)
+        if redealt and options is not None:  # the current match is played by them
             self.record.options = options
         self.record.settings, self.record.private = settings.to_json(), settings.private
         time_changed = settings.turn_time != self.table_settings.turn_time
@@ -131,7 +139,13 @@ class TalkMixin:
         self._next_turn()
         self._broadcast([], None, None)
 
-    async def _redeal(self: Table, conn: Connection, options: dict[str, object]) -> bool:
+    async def _next_rules(self: Table, conn: Connection, options: dict[str, Any]) -> bool:
+        """New rules after a match: the rematch will be played by them."""
+        event = EventRecord(version=self.version + 1, kind="options", seat=conn.seat,
+                            cmd_id=None, payload={"options": options}, chance=[])
+        return await self._commit(event, conn, None)
+
+    async def _redeal(self: Table, conn: Connection, options: dict[str, Any]) -> bool:
         """New rules before the first move: the cards are dealt again under them."""
         game = get_game(self.record.game)
         fresh = game.new_match(game.Options.from_dict(options), players=self.record.players,
