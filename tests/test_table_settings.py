@@ -198,6 +198,19 @@ async def test_only_the_host_changes_settings(server: ServerProcess) -> None:
         await ws.close()
 
 
+async def test_when_the_host_leaves_the_next_person_is_host(server: ServerProcess) -> None:
+    grant, _, ann, bob, _ = await friends(server)
+    assert info(server, grant["code"])["host"] == 0
+    await send(ann, "leave")
+    assert (await recv_type(ann, "left"))["d"] == {"seat": 0}
+    table = await recv_type(bob, "table")
+    assert table["d"]["host"] == 1 and table["d"]["seats"][0]["kind"] == "bot"
+    await change(bob, {"turn_time": 60})
+    changed = await recv_type(bob, "table")
+    assert changed["d"]["settings"]["turn_time"] == 60
+    await bob.close()
+
+
 @pytest.mark.parametrize(("settings", "options", "reason"), [
     ({"turn_time": 45}, None, "turn_time: Input should be 0, 15, 30 or 60"),
     ({"turn_time": "30"}, None, "turn_time"),

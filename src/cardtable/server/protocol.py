@@ -198,7 +198,7 @@ class TableInfo(BaseModel):
     settings: dict[str, JSON] = Field(default_factory=dict)
     express: bool = False  # the options are the game's one-hand "express" options
     spectators: int = 0  # watching now
-    host: int = 0  # the seat that may change the settings
+    host: int | None = 0  # the seat that may change the settings (the first person's)
     now: int = 0  # server clock (ms) when this was sent, for the deadlines in it
 
 

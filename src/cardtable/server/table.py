@@ -187,7 +187,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
             status=self._status(), seats=self._seat_infos(),  # type: ignore[arg-type]
             settings=self.table_settings.to_json(),
             express=bool(express) and all(options.get(k) == v for k, v in express.items()),
-            spectators=self._spectators(), host=0, now=now_ms())
+            spectators=self._spectators(), host=self._host(), now=now_ms())
 
     def _status(self) -> str:
         if self.state.is_over() or self.ended:

@@ -160,6 +160,7 @@ class PresenceMixin:
         if seat is None:
             return self._error(conn, "spectator", "spectators just close the page",
                                snapshot=False)
+        was_host = self._host() == seat
         seats = [SeatRecord(s.seat, COMPUTER_NAME, "bot", None) if s.seat == seat else s
                  for s in self.record.seats]
         await self._save_seats(seats)
@@ -171,7 +172,7 @@ class PresenceMixin:
             self.connections.discard(other)
             other.send(p.frame("left", self.version, {"seat": seat}))
             other.close(1000, "left the table")
-        self._seats_changed()
+        self._seats_changed(table=was_host)  # the table info names the new host
         self._refresh()
 
     async def _start(self: Table, conn: Connection) -> None:
@@ -188,9 +189,14 @@ class PresenceMixin:
         self._next_turn()
         self._broadcast([], None, None)
 
+    def _host(self: Table) -> int | None:
+        """The seat that sets the table up: the creator's, or when he has left, the next
+        person's in seat order."""
+        return next((s.seat for s in self.record.seats
+                     if s.kind == "human" and s.name is not None), None)
+
     def _is_host(self: Table, conn: Connection) -> bool:
-        host = self.record.seats[0]
-        return conn.seat == 0 and host.kind == "human"
+        return conn.seat is not None and conn.seat == self._host()
 
     def _close_spectators(self: Table) -> None:
         for conn in [c for c in self.connections if c.seat is None]:

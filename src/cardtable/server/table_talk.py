@@ -99,7 +99,7 @@ class TalkMixin:
 
     async def _change_settings(self: Table, conn: Connection, frame: p.ChangeSettings) -> None:
         if not self._is_host(conn):
-            return self._error(conn, "not_host", "only the host (seat 1) changes the settings",
+            return self._error(conn, "not_host", "only the host changes the settings",
                                snapshot=False)
         try:
             settings = self.table_settings.merged(frame.d.settings, self.record.players)

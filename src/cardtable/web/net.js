@@ -5,13 +5,18 @@
 //   acknowledged it is kept, and resent with the SAME id after a reconnect,
 //   so the server applies it at most once;
 // - a frame showing that a version was missed triggers one `sync`;
-// - a lost socket reconnects with backoff 0.5 s doubling to 10 s, with jitter.
+// - a lost socket reconnects with backoff 0.5 s doubling to 10 s, with jitter;
+// - table life (settings, start, chat, mute, resume, leave, end) are plain
+//   frames: sent when the socket is open, never queued (the page shows why not).
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 10_000;
 const PING_EVERY = 25_000;
 // Close codes after which retrying cannot help (docs/protocol.md).
-const FATAL_CLOSES = { 4003: "Your seat token was refused.", 4004: "This table does not exist." };
+const FATAL_CLOSES = {
+  4003: "Your seat token was refused.", 4004: "This table does not exist.",
+  4005: "The host does not allow spectators at this table.",
+};
 
 // Unique per page load, so ids stay unique per seat across reloads too.
 const SESSION = Math.random().toString(36).slice(2, 8);
@@ -21,9 +26,10 @@ const nextId = () => `c-${SESSION}-${++counter}`;
 export class TableSocket {
   /**
    * @param {string} tableId
-   * @param {{token?: string, spectate?: boolean}} hello
+   * @param {{token?: string, spectate?: boolean, name?: string}} hello
    * @param {object} on  callbacks: welcome(d, v), view(d, v), seats(d, v),
-   *   error(d, v), status(state, detail), fatal(message)
+   *   table(d, v), chat(d, v), chatHistory(d, v), left(d, v),
+   *   error(d, v), status(state, detail), fatal(message, closeCode)
    */
   constructor(tableId, hello, on) {
     this.tableId = tableId;
@@ -71,6 +77,43 @@ export class TableSocket {
     this.send({ t: "rematch" });
   }
 
+  // -- table life (host settings, chat, seats); each returns whether it was sent ---------
+
+  /** Host: change table settings (partial) and/or game options (before the first move). */
+  settings(settings, options) {
+    const d = { settings: settings || {} };
+    if (options) d.options = options;
+    return this.sendLive({ t: "settings", d });
+  }
+
+  /** Host: computers take every free seat and the match begins. */
+  start() {
+    return this.sendLive({ t: "start" });
+  }
+
+  chat(text) {
+    return this.sendLive({ t: "chat", d: { text } });
+  }
+
+  mute(seat, muted) {
+    return this.sendLive({ t: "mute", d: { seat, muted: Boolean(muted) } });
+  }
+
+  /** Take the seat back from the computer standing in. */
+  resume() {
+    return this.sendLive({ t: "resume" });
+  }
+
+  /** Leave on purpose: answered by `left`, then the server closes the socket. */
+  leave() {
+    return this.sendLive({ t: "leave" });
+  }
+
+  /** Propose / agree (true) or decline / withdraw (false) ending the match unscored. */
+  end(agree) {
+    return this.sendLive({ t: "end", d: { agree: Boolean(agree) } });
+  }
+
   sync() {
     if (this.syncing) return;
     this.syncing = true;
@@ -89,6 +132,11 @@ export class TableSocket {
       return true;
     }
     return false;
+  }
+
+  /** Send only on a welcomed socket (a frame before hello would be refused). */
+  sendLive(frame) {
+    return this.welcomed ? this.send(frame) : false;
   }
 
   sendPending() {
@@ -126,6 +174,25 @@ export class TableSocket {
       case "seats":
         this.noticeVersion(v);
         this.on.seats?.(d, v);
+        break;
+      case "table":
+        this.noticeVersion(v);
+        this.on.table?.(d, v);
+        break;
+      case "chat":
+        this.on.chat?.(d, v);
+        break;
+      case "chat_history":
+        this.on.chatHistory?.(d, v);
+        break;
+      case "left":
+        // We gave the seat away: the close that follows is no reason to reconnect.
+        this.closed = true;
+        this.pending = null;
+        clearTimeout(this.retryTimer);
+        clearInterval(this.pingTimer);
+        this.status("closed", "left");
+        this.on.left?.(d, v);
         break;
       case "error":
         if (this.pending && d && d.id === this.pending.id) this.pending = null;

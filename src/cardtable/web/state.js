@@ -1,6 +1,7 @@
 // What the browser remembers between visits, in localStorage: the guest
 // name, a seat token per table (so a reload or a lost tab resumes the seat),
-// display preferences and the player's own ordering of his hand.
+// display preferences, the player's own ordering of his hand and the seats
+// whose chat he muted at a table.
 
 const KEY = "cardtable.v1";
 const MAX_TABLES = 30; // old seats are dropped so storage never grows without bound
@@ -50,6 +51,7 @@ export function rememberSeat(code, grant) {
     for (const old of codes.slice(MAX_TABLES)) {
       delete d.seats[old];
       if (d.order) delete d.order[old];
+      if (d.muted) delete d.muted[old];
     }
   });
 }
@@ -75,4 +77,25 @@ export function handOrder(code) {
 
 export function setHandOrder(code, cards) {
   update((d) => { d.order = { ...(d.order || {}), [code]: cards }; });
+}
+
+/** Seats whose chat this browser muted at a table (re-sent to the server after every welcome). */
+export function mutedSeats(code) {
+  const seats = (load().muted || {})[code];
+  return Array.isArray(seats) ? seats.filter((s) => Number.isInteger(s)) : [];
+}
+
+export function setMuted(code, seat, muted) {
+  update((d) => {
+    d.muted = d.muted || {};
+    const now = new Set(Array.isArray(d.muted[code]) ? d.muted[code] : []);
+    if (muted) now.add(seat);
+    else now.delete(seat);
+    if (now.size) d.muted[code] = [...now].sort((a, b) => a - b);
+    else delete d.muted[code];
+    // Mutes of tables we no longer hold a seat at are not kept forever.
+    const keep = new Set(Object.keys(d.seats || {}));
+    const codes = Object.keys(d.muted);
+    if (codes.length > MAX_TABLES) for (const old of codes) if (!keep.has(old) && old !== code) delete d.muted[old];
+  });
 }

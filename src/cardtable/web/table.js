@@ -1,12 +1,15 @@
 // The table page, for any game: the seat (or watch) decision, the top bar
 // (seats, names, scores, connection), the invite panel, error toasts and the
 // keyboard; the board itself is drawn by games/<game>.js, loaded on demand.
+// Table life (clocks, stand-ins, chat, settings, leaving, ending by agreement)
+// lives in table_life.js, which gets every frame from here.
 //
 // A renderer module exports mount(el, ctx) -> {update(view, meta), key(event), destroy()}.
 
 import { ApiError, getTable, joinTable, normalizeCode } from "./api.js";
 import { h, replace } from "./dom.js";
 import { TableSocket } from "./net.js";
+import { createTableLife } from "./table_life.js";
 import { forgetSeat, guestName, prefs, rememberSeat, seatFor, setGuestName, setPref } from "./state.js";
 import { announce, toast } from "./toast.js";
 
@@ -14,7 +17,8 @@ const CONNECTION_TEXT = {
   connecting: "Connecting…", connected: "Connected", reconnecting: "Reconnecting…", closed: "Disconnected",
 };
 // Error codes that only mean "the table moved on"; the snapshot that follows fixes it.
-const QUIET_ERRORS = new Set(["stale"]);
+// no_spectators: the 4005 close that follows says it once.
+const QUIET_ERRORS = new Set(["stale", "no_spectators"]);
 
 export function openTable(root, rawCode, navigate) {
   const code = normalizeCode(rawCode);
@@ -54,7 +58,8 @@ export function openTable(root, rawCode, navigate) {
     const invitedFree = Boolean(invited && !invited.taken && free);
     const error = h("p", { class: "form-error", role: "alert" });
     const name = h("input", { id: "sit-name", maxlength: 24, value: guestName(), placeholder: "Guest" });
-    const watch = h("button", { id: "watch", onclick: () => startWatching() }, "Watch");
+    const canWatch = !info.settings || info.settings.spectators !== false;
+    const watch = canWatch ? h("button", { id: "watch", onclick: () => startWatching() }, "Watch") : null;
     const sit = h("button", { class: "primary big", id: "sit-down", onclick: sitDown }, "Sit down");
 
     async function sitDown() {
@@ -74,7 +79,10 @@ export function openTable(root, rawCode, navigate) {
     }
 
     function startWatching() {
-      connect(page, code, info.table_id, { spectate: true }, navigate, (s) => { socket = s; });
+      const who = (free ? name.value.trim() : "") || guestName();
+      if (free) setGuestName(name.value.trim());
+      const hello = who ? { spectate: true, name: who } : { spectate: true };
+      connect(page, code, info.table_id, hello, navigate, (s) => { socket = s; });
     }
 
     const seats = h("ul", { class: "lobby-seats" }, info.seats.map((s) =>
@@ -83,6 +91,7 @@ export function openTable(root, rawCode, navigate) {
         s.taken ? (s.name || "Player") : "Free seat", s.kind === "bot" ? " (computer)" : "",
         s === invited && invitedFree ? " ← your seat" : "")));
     let hint = free ? "You are invited to play." : "This table is full; you can watch the game.";
+    if (!free && !canWatch) hint = "This table is full, and the host does not allow spectators.";
     if (invitedFree) hint = `You are invited to play in seat ${wanted + 1}.`;
     else if (invited && free) hint = `Seat ${wanted + 1} is taken; you can sit in a free seat.`;
     return h("section", { class: "panel lobby", "aria-labelledby": "lobby-title" },
@@ -137,11 +146,14 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     class: "small", id: "deck-toggle", "aria-pressed": String(prefs().fourColour),
     title: "Four-colour deck: clubs green, diamonds blue", onclick: toggleDeck,
   }, "4-colour");
+  const life = createTableLife(ctx, {
+    socket: () => socket, navigate, code, page, board, toast, announce,
+  });
   const top = h("header", { class: "topbar" },
     h("a", { class: "brand", href: "/", "data-route": "" }, "cardtable"),
     h("span", { class: "table-code", title: "Table code" }, code),
-    seatsBar, status, deck);
-  replace(page, top, invite, board);
+    seatsBar, ...life.topbarItems, status, deck);
+  replace(page, top, life.banners, invite, board, ...life.drawers);
 
   function toggleDeck() {
     const on = !prefs().fourColour;
@@ -183,25 +195,46 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       ctx.role = d.role;
       ctx.table = d.table;
       ctx.seats = d.table.seats || [];
+      life.welcome(d);
       drawSeats();
       loadRenderer(d.table.game);
     },
     view(d, v) {
       ctx.pending = Boolean(socket.pending);
-      lastView = d.view;
-      lastMeta = { events: d.events || [], rematch: d.rematch || [], version: v, ack: d.ack };
+      // Ended by agreement: the engine's match is not over, but nobody is to act any more.
+      lastView = d.ended ? { ...d.view, to_act: null, legal: [] } : d.view;
+      lastMeta = {
+        events: d.events || [], rematch: d.rematch || [], version: v, ack: d.ack,
+        clock: d.clock || null, endVotes: d.end_votes || [], ended: d.ended || null,
+      };
       page.dataset.version = String(v);
+      page.dataset.ended = d.ended || "";
+      life.view(d, lastView);
       drawSeats();
       renderer?.update(lastView, lastMeta);
+      life.boardDrawn(); // our rematch button only if the board shows none
     },
     seats(d) {
       ctx.seats = d.seats || [];
+      life.seats(d);
       drawSeats();
       rerender();
     },
+    table(d) {
+      const previous = ctx.table;
+      ctx.table = d;
+      ctx.seats = d.seats || ctx.seats;
+      life.table(d, previous);
+      drawSeats();
+      rerender();
+    },
+    chat: (d) => life.chat(d),
+    chatHistory: (d) => life.chatHistory(d),
+    left: (d) => life.left(d),
     error(d) {
       ctx.pending = Boolean(socket.pending);
       if (d.code === "bad_token") return; // the 4003 close that follows says it once
+      if (life.error(d)) return; // chat errors are shown next to the chat input
       if (!QUIET_ERRORS.has(d.code)) toast(d.message || d.code);
     },
     fatal(message, closeCode) {
@@ -245,20 +278,21 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     // Partnership games score by side (view.sides lists each side's seats).
     const sides = lastView && Array.isArray(lastView.sides) ? lastView.sides : null;
     const scoreOf = (seat) => (sides ? scores[sides.findIndex((side) => side.includes(seat))] : scores[seat]);
-    const toAct = lastView ? lastView.to_act : null;
+    const toAct = lastView && !lastMeta?.ended ? lastView.to_act : null; // ended by agreement: nobody
     replace(seatsBar, ...ctx.seats.map((s) => {
       const name = s.taken ? ctx.seatName(s.seat) : "Free seat";
       const away = s.taken && !s.connected && s.kind !== "bot";
       return h("span", {
-        class: ["seat-chip", s.seat === toAct && "to-act", away && "away", s.seat === ctx.seat && "me"],
-        dataset: { seat: String(s.seat) },
+        class: ["seat-chip", s.seat === toAct && "to-act", away && "away", s.seat === ctx.seat && "me", s.standin && "standin"],
+        dataset: { seat: String(s.seat), standin: s.standin || "", timeouts: String(s.timeouts || 0) },
         "aria-label": `${name}${s.kind === "bot" ? ", computer" : ""}${away ? ", disconnected" : ""}` +
-          `${scores ? `, ${scoreOf(s.seat)} points` : ""}${s.seat === toAct ? ", to play" : ""}`,
+          `${scores ? `, ${scoreOf(s.seat)} points` : ""}${s.seat === toAct ? ", to play" : ""}${life.chipLabel(s)}`,
       },
       h("span", { class: "dot", "aria-hidden": "true" }),
       h("span", { class: "seat-name" }, name),
       s.kind === "bot" ? h("span", { class: "bot-tag", "aria-hidden": "true" }, "bot") : null,
-      scores ? h("span", { class: "seat-score" }, String(scoreOf(s.seat) ?? "")) : null);
+      scores ? h("span", { class: "seat-score" }, String(scoreOf(s.seat) ?? "")) : null,
+      ...life.chipExtras(s));
     }), ctx.role === "spectator" ? h("span", { class: "seat-chip watching" }, "Watching") : null);
     drawInvite();
   }
@@ -271,7 +305,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     // Two seats: one link. More: one link per free seat (/t/CODE?seat=N), labelled by
     // the renderer's ctx.seatRole(seat) when it has one ("North, your partner").
     const open = ctx.seats.length > 2 ? ctx.seats.filter((s) => !s.taken).map((s) => s.seat) : [null];
-    const key = `${open.join(",")}|${Boolean(ctx.seatRole)}`;
+    const key = `${open.join(",")}|${Boolean(ctx.seatRole)}|${ctx.seat}`;
     if (key === inviteKey && invite.childElementCount) return;
     inviteKey = key;
     const rows = open.map((seat) => {
@@ -301,7 +335,14 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       h("p", null, several ? "Send each friend the link for their seat — the game starts when everyone has sat down."
         : "Send this link — the game starts when your friend sits down."),
       ...rows,
-      h("p", { class: "hint" }, "Or tell them the table code: ", h("strong", { class: "invite-code", id: "invite-code" }, code)));
+      h("p", { class: "hint" }, "Or tell them the table code: ", h("strong", { class: "invite-code", id: "invite-code" }, code)),
+      startRow());
+  }
+
+  function startRow() {
+    const start = life.startButton();
+    return start ? h("p", { class: "invite-start" }, start, " ",
+      h("span", { class: "hint" }, "Don't want to wait? Computers take the free seats.")) : null;
   }
 
   // The keyboard belongs to the renderer, except while typing in a field.
@@ -317,5 +358,6 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     document.removeEventListener("keydown", onKey);
     window.removeEventListener("online", onOnline);
     renderer?.destroy?.();
+    life.destroy();
   });
 }

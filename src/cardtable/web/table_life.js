@@ -1,0 +1,312 @@
+// Table life around the board: turn clocks and reconnect countdowns on the seat
+// chips, the stand-in banner ("The computer is playing for you" / I'm back),
+// ending a match by agreement, leaving on purpose, the spectator count, and the
+// two drawers: the chat (chat.js) and the table panel (match actions and the
+// settings of table_settings.js).
+//
+// table.js owns the socket and the seat chips; it hands every frame here and
+// asks for the extra bits of each chip (chipExtras) when it redraws them.
+
+import { h, replace } from "./dom.js";
+import { countdown, localDeadline, spokenLeft, startTicker, URGENT_MS } from "./clock.js";
+import { createChat } from "./chat.js";
+import { createSettings } from "./table_settings.js";
+import { forgetSeat } from "./state.js";
+
+const STANDIN_TEXT = {
+  disconnected: "computer playing (disconnected)",
+  timeouts: "computer playing (timed out)",
+  left: "computer playing (left)",
+};
+
+/**
+ * @param ctx the table context of table.js
+ * @param {{socket(): import("./net.js").TableSocket, navigate(path): void, code: string,
+ *          page: HTMLElement, board: HTMLElement, toast(text, kind?): void,
+ *          announce(text): void}} io
+ */
+export function createTableLife(ctx, io) {
+  const life = {
+    clock: null, // {seat, local, key}
+    reconnect: new Map(), // seat -> local deadline
+    endVotes: [],
+    ended: null,
+    rematch: [],
+    moved: false, // a move was made in this match (the rules are fixed then)
+    over: false,
+    phase: null,
+    spectators: 0,
+  };
+  let announcedClock = null;
+  let lastStandin = null;
+  const sock = () => io.socket();
+
+  const chat = createChat(ctx, {
+    code: io.code,
+    send: (text) => sock().chat(text),
+    mute: (seat, muted) => sock().mute(seat, muted),
+    onOpen: () => setPanel(false),
+  });
+  const settings = createSettings(ctx, {
+    settings: (s, o) => sock().settings(s, o),
+    start: () => startWithComputers(),
+    // Before the match starts (a free seat and no move yet) or once it is over; the
+    // server has the last word (match_started).
+    optionsEditable: () => life.over || (ctx.seats.some((s) => !s.taken) && !life.moved),
+    toast: io.toast,
+  });
+
+  // -- the top bar ------------------------------------------------------------------------
+
+  const watchers = h("span", { class: "watchers", id: "spectator-count", hidden: true, "aria-live": "off" });
+  const turnTag = h("span", { class: "turn-time-tag", id: "turn-time-tag", hidden: true });
+  const tableToggle = h("button", {
+    class: "small", id: "table-toggle", "aria-controls": "table-panel", "aria-expanded": "false",
+    onclick: () => setPanel(tablePanel.hidden),
+  }, "Table");
+
+  // -- the table drawer -------------------------------------------------------------------
+
+  const matchBox = h("section", { class: "life-section match-section", "aria-label": "This match" });
+  const tablePanel = h("aside", { class: "life-drawer table-panel", id: "table-panel", "aria-label": "Table", hidden: true },
+    h("div", { class: "drawer-head" }, h("h2", null, "Table"),
+      h("button", { class: "small drawer-close", id: "table-close", "aria-label": "Close the table panel", onclick: () => setPanel(false) }, "×")),
+    matchBox, settings.el);
+  let confirmLeave = false;
+
+  tablePanel.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.stopPropagation();
+    setPanel(false);
+    tableToggle.focus();
+  });
+
+  function setPanel(open) {
+    tablePanel.hidden = !open;
+    tableToggle.setAttribute("aria-expanded", String(open));
+    if (open) {
+      chat.close(); // one drawer at a time
+      drawMatchBox();
+      settings.update();
+    }
+  }
+
+  const isPlayer = () => ctx.role === "player" && ctx.seat !== null && ctx.seat !== undefined;
+  const mySeat = () => (isPlayer() ? ctx.seats[ctx.seat] || null : null);
+  const persons = () => ctx.seats.filter((s) => s.kind === "human" && s.taken && s.standin !== "left");
+  const namesOf = (seats) => seats.map((s) => ctx.seatName(s)).join(" and ");
+
+  function drawMatchBox() {
+    if (!isPlayer()) {
+      replace(matchBox, h("p", { class: "hint" }, "You are watching this table."));
+      return;
+    }
+    const voted = life.endVotes.includes(ctx.seat);
+    const playing = !life.over && !life.ended && ctx.seats.every((s) => s.taken);
+    const propose = h("button", {
+      id: "propose-end", disabled: !playing || voted,
+      onclick: () => { if (sock().end(true)) setPanel(false); },
+    }, voted ? "You proposed ending the match" : "Propose ending the match");
+    const leave = confirmLeave
+      ? h("div", { class: "leave-confirm", role: "group", "aria-label": "Leave the table?" },
+        h("p", null, "Leave for good? A computer plays your seat for the rest of the match and this link stops working for you."),
+        h("div", { class: "actions" },
+          h("button", { class: "danger", id: "leave-confirm", onclick: leaveTable }, "Leave the table"),
+          h("button", { id: "leave-cancel", onclick: () => { confirmLeave = false; drawMatchBox(); } }, "Stay")))
+      : h("button", { id: "leave-table", onclick: () => { confirmLeave = true; drawMatchBox(); document.getElementById("leave-cancel")?.focus(); } },
+        "Leave table");
+    replace(matchBox, h("h3", null, "This match"),
+      h("div", { class: "actions" }, propose), h("p", { class: "hint" }, "Ending by agreement leaves the match unscored."),
+      h("div", { class: "actions" }, leave));
+  }
+
+  function leaveTable() {
+    if (!sock().leave()) io.toast("Not connected — try again in a moment.");
+  }
+
+  function startWithComputers() {
+    if (!sock().start()) io.toast("Not connected — try again in a moment.");
+  }
+
+  // -- banners under the top bar ----------------------------------------------------------
+
+  const banners = h("div", { class: "life-banners", id: "life-banners" });
+  let bannersKey = "";
+
+  function drawBanners() {
+    const me = mySeat();
+    // Redraw only when something shown changes (keeps keyboard focus on the buttons).
+    const key = JSON.stringify([me?.standin, life.ended, life.endVotes, life.rematch, ctx.seat,
+      Boolean(io.board.querySelector("#rematch")), ctx.seats.map((s) => [s.name, s.kind, s.taken])]);
+    if (key === bannersKey) return;
+    bannersKey = key;
+    const items = [];
+    if (me && (me.standin === "timeouts" || me.standin === "disconnected")) {
+      items.push(h("div", { class: "banner standin-banner", id: "standin-banner", role: "status" },
+        h("span", null, "The computer is playing for you"),
+        h("button", { class: "primary", id: "resume", onclick: () => sock().resume() }, "I'm back")));
+    }
+    if (me?.standin !== lastStandin) {
+      if (me?.standin === "timeouts" || me?.standin === "disconnected") io.announce("The computer is playing for you.");
+      lastStandin = me?.standin ?? null;
+    }
+    if (life.ended === "agreed") {
+      const votes = life.rematch;
+      const asked = isPlayer() && votes.includes(ctx.seat);
+      const rendererHasOne = Boolean(io.board.querySelector("#rematch"));
+      items.push(h("div", { class: "banner ended-banner", id: "ended-banner", role: "status" },
+        h("span", null, "Match ended by agreement (not scored)"),
+        isPlayer() && !rendererHasOne ? h("button", {
+          class: "primary", id: "life-rematch", disabled: asked, onclick: () => { ctx.rematch(); },
+        }, asked ? "Rematch asked…" : "Rematch") : null));
+    } else if (life.endVotes.length) {
+      const voters = life.endVotes.filter((s) => s !== ctx.seat);
+      const who = namesOf(voters);
+      const verb = voters.length > 1 ? "propose" : "proposes";
+      if (isPlayer() && life.endVotes.includes(ctx.seat)) {
+        const waiting = persons().filter((s) => !life.endVotes.includes(s.seat)).map((s) => s.seat);
+        items.push(h("div", { class: "banner end-banner", id: "end-banner", role: "status" },
+          h("span", null, `You proposed to end the match unscored${waiting.length ? ` — waiting for ${namesOf(waiting)}` : ""}`),
+          h("button", { id: "end-withdraw", onclick: () => sock().end(false) }, "Withdraw")));
+      } else if (isPlayer() && mySeat()?.standin !== "left") {
+        items.push(h("div", { class: "banner end-banner", id: "end-banner", role: "status" },
+          h("span", null, `${who} ${verb} to end the match unscored`),
+          h("button", { class: "primary", id: "end-agree", onclick: () => sock().end(true) }, "Agree"),
+          h("button", { id: "end-decline", onclick: () => sock().end(false) }, "Decline")));
+      } else {
+        items.push(h("div", { class: "banner end-banner", id: "end-banner", role: "status" },
+          h("span", null, `${who} ${verb} to end the match unscored`)));
+      }
+    }
+    replace(banners, ...items);
+  }
+
+  // -- the top bar facts ------------------------------------------------------------------
+
+  function drawTop() {
+    watchers.hidden = life.spectators <= 0;
+    watchers.textContent = `${life.spectators} watching`;
+    const seconds = ctx.table?.settings?.turn_time || 0;
+    turnTag.hidden = !seconds;
+    turnTag.textContent = `${seconds} s turns`;
+    turnTag.title = seconds ? `${seconds} seconds a turn; then the server moves for you` : "";
+  }
+
+  function noteSeats(seats, now) {
+    life.reconnect = new Map();
+    for (const s of seats || []) {
+      if (typeof s.reconnect_deadline === "number") life.reconnect.set(s.seat, localDeadline(s.reconnect_deadline, now));
+    }
+  }
+
+  function refresh() {
+    drawTop();
+    drawBanners();
+    chat.update();
+    if (!tablePanel.hidden) {
+      drawMatchBox();
+      settings.update();
+    }
+  }
+
+  // -- the ticker: countdowns repaint themselves; one announcement at 10 s ---------------
+
+  const stopTicker = startTicker(io.page, (now) => {
+    const c = life.clock;
+    if (!c || c.seat !== ctx.seat || !isPlayer()) return;
+    const left = c.local - now;
+    if (left <= URGENT_MS && left > 0 && announcedClock !== c.key) {
+      announcedClock = c.key;
+      io.announce(`${spokenLeft(left)} left for your turn.`);
+    }
+  });
+
+  return {
+    topbarItems: [watchers, turnTag, chat.toggle, tableToggle],
+    banners,
+    drawers: [chat.panel, tablePanel],
+
+    welcome(d) {
+      life.spectators = d.table?.spectators ?? 0;
+      life.moved = false; // unknown after a (re)connect: the server says match_started if so
+      noteSeats(d.table?.seats, d.table?.now);
+      chat.welcome();
+      refresh();
+    },
+    view(d, view) {
+      const c = d.clock;
+      life.clock = c && typeof c.deadline === "number"
+        ? { seat: c.seat, local: localDeadline(c.deadline, c.now), key: `${c.seat}:${c.deadline}` } : null;
+      const over = d.ended === "agreed" || view?.phase === "match_over";
+      if (life.over && !over) life.moved = false; // a rematch: a new match, rules open again
+      else if ((d.events || []).length) life.moved = true;
+      life.over = over;
+      life.phase = view?.phase ?? null;
+      life.endVotes = Array.isArray(d.end_votes) ? d.end_votes : [];
+      life.ended = d.ended || null;
+      life.rematch = d.rematch || [];
+      refresh();
+    },
+    boardDrawn() {
+      if (life.ended === "agreed") drawBanners();
+    },
+    seats(d) {
+      if (typeof d.spectators === "number") life.spectators = d.spectators;
+      noteSeats(d.seats, d.now);
+      refresh();
+    },
+    table(d, previous) {
+      if (typeof d.spectators === "number") life.spectators = d.spectators;
+      if (previous && JSON.stringify(previous.options) !== JSON.stringify(d.options)) life.moved = false;
+      noteSeats(d.seats, d.now);
+      refresh();
+      if (!tablePanel.hidden) settings.update();
+    },
+    chat: (d) => chat.message(d),
+    chatHistory: (d) => chat.history(d),
+    left() {
+      forgetSeat(io.code);
+      io.toast("You left the table. A computer plays your seat.", "info");
+      io.navigate("/");
+    },
+    /** True when the error was shown here (chat errors go next to the chat input). */
+    error: (d) => chat.error(d),
+
+    /** Extra nodes for a seat chip: the turn clock, reconnecting countdown, stand-in, timeouts. */
+    chipExtras(s) {
+      const out = [];
+      const c = life.clock;
+      if (c && c.seat === s.seat) {
+        out.push(countdown(c.local, { urgent: true, cls: "turn-clock", id: `turn-clock-${s.seat}` }));
+      }
+      const back = life.reconnect.get(s.seat);
+      if (back !== undefined && !s.standin) {
+        out.push(countdown(back, { prefix: "reconnecting… ", cls: "reconnecting", id: `reconnect-${s.seat}` }));
+      }
+      if (s.standin) out.push(h("span", { class: "standin-tag", dataset: { reason: s.standin } }, STANDIN_TEXT[s.standin] || "computer playing"));
+      if (s.timeouts > 0) {
+        out.push(h("span", { class: "timeouts", title: `${s.timeouts} turn${s.timeouts > 1 ? "s" : ""} timed out`, dataset: { count: String(s.timeouts) } },
+          `${s.timeouts} timeout${s.timeouts > 1 ? "s" : ""}`));
+      }
+      return out;
+    },
+    /** Words for the chip's aria-label. */
+    chipLabel(s) {
+      const parts = [];
+      const back = life.reconnect.get(s.seat);
+      if (back !== undefined && !s.standin) parts.push(`reconnecting, ${spokenLeft(back - Date.now())} left`);
+      if (s.standin) parts.push(STANDIN_TEXT[s.standin] || "computer playing");
+      if (s.timeouts > 0) parts.push(`${s.timeouts} timed out`);
+      if (life.clock && life.clock.seat === s.seat) parts.push("turn timer running");
+      return parts.length ? `, ${parts.join(", ")}` : "";
+    },
+    /** The host's "Start with computers" (shown in the invite panel while seats are free). */
+    startButton() {
+      if (!settings.isHost()) return null;
+      return h("button", { id: "start-computers", onclick: startWithComputers }, "Start with computers");
+    },
+    destroy() {
+      stopTicker();
+    },
+  };
+}

@@ -1,0 +1,148 @@
+// Table settings in the "Table" drawer. The host (seat 0) edits them — turn
+// time, public/private, spectators, spectator chat, computer levels, and the
+// game options (preset, express) until the first move; everyone else reads
+// them. Each change is sent at once as a partial `settings` frame; the
+// server's `table` frame redraws the panel with what it accepted.
+
+import { listGames } from "./api.js";
+import { h, replace } from "./dom.js";
+
+export const TURN_TIMES = [0, 15, 30, 60];
+const LEVELS = ["easy", "normal"];
+const humanize = (name) => String(name).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+
+let gamesPromise = null;
+function gameInfo(name) {
+  gamesPromise = gamesPromise || listGames().catch(() => { gamesPromise = null; return []; });
+  return gamesPromise.then((games) => games.find((g) => g.name === name) || null);
+}
+
+export function turnTimeText(seconds) {
+  return seconds ? `${seconds} seconds a turn` : "No turn timer";
+}
+
+const same = (a, b) => Object.keys(a).every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+
+/** The table's preset and express flag, read back from its full options. */
+export function presetOf(game, options) {
+  if (!game || !options) return { preset: null, express: false };
+  const express = game.express && Object.keys(game.express).length ? game.express : null;
+  const isExpress = Boolean(express) && same(express, options);
+  for (const name of game.presets || []) {
+    const values = { ...(game.preset_values?.[name] || {}), ...(isExpress ? express : {}) };
+    if (same(values, options) && same(options, values)) return { preset: name, express: isExpress };
+  }
+  return { preset: null, express: isExpress };
+}
+
+/**
+ * @param ctx the table context (seat, role, table, seats, seatName)
+ * @param {{settings(settings, options): boolean, start(): boolean,
+ *          optionsEditable(): boolean, toast(text): void}} io
+ */
+export function createSettings(ctx, io) {
+  const el = h("section", { class: "life-section settings-section", id: "table-settings", "aria-labelledby": "settings-title" });
+  let game = null;
+  let gameName = null;
+
+  const isHost = () => ctx.role === "player" && ctx.seat === (ctx.table?.host ?? 0);
+  const settings = () => ctx.table?.settings || {};
+
+  function send(partial, options) {
+    if (!io.settings(partial, options)) io.toast("Not connected — the change was not sent.");
+  }
+
+  function select(id, label, choices, value, onChange, disabled = false) {
+    const input = h("select", { id, disabled }, choices.map(([v, text]) =>
+      h("option", { value: String(v), selected: String(v) === String(value) }, text)));
+    input.addEventListener("change", () => onChange(input.value));
+    return h("div", { class: "setting" }, h("label", { for: id }, label), input);
+  }
+
+  function check(id, label, value, onChange, disabled = false) {
+    const input = h("input", { type: "checkbox", id, checked: Boolean(value), disabled });
+    input.addEventListener("change", () => onChange(input.checked));
+    return h("div", { class: "setting setting-check" }, input, h("label", { for: id }, label));
+  }
+
+  function levelControls(s) {
+    const levels = Array.isArray(s.levels) ? s.levels : ctx.seats.map(() => "normal");
+    const seats = ctx.seats.filter((seat) => seat.kind === "bot" || !seat.taken || seat.standin);
+    if (!seats.length) return null;
+    return h("fieldset", { class: "setting-levels" }, h("legend", null, "Computer level"),
+      seats.map((seat) => {
+        const who = seat.kind === "bot" ? ctx.seatName(seat.seat) : seat.taken
+          ? `${ctx.seatName(seat.seat)} (stand-in)` : `Free seat ${seat.seat + 1}`;
+        return select(`set-level-${seat.seat}`, who, LEVELS.map((l) => [l, humanize(l)]),
+          levels[seat.seat] || seat.level || "normal", (value) => {
+            const next = ctx.seats.map((x, i) => levels[i] || x.level || "normal");
+            next[seat.seat] = value;
+            send({ levels: next });
+          });
+      }));
+  }
+
+  function gameControls() {
+    if (!game) return null;
+    const { preset, express } = presetOf(game, ctx.table?.options);
+    const editable = io.optionsEditable();
+    const presets = (game.presets || []).map((p) => [p, humanize(p)]);
+    if (!preset) presets.unshift(["", "Custom rules"]);
+    const hasExpress = game.express && Object.keys(game.express).length > 0;
+    // A known preset is sent by name; custom rules keep every option but the express ones.
+    const options = (name, fast) => {
+      if (name) return { preset: name, ...(fast ? game.express : {}) };
+      const plain = Object.fromEntries(Object.keys(game.express || {}).map((k) =>
+        [k, game.preset_values?.[game.default_preset]?.[k]]).filter(([, v]) => v !== undefined));
+      return { ...(ctx.table?.options || {}), ...(fast ? game.express : plain) };
+    };
+    return h("fieldset", { class: "setting-game" }, h("legend", null, "Game"),
+      select("set-preset", "Rules", presets, preset || "", (value) => send({}, options(value, express)), !editable),
+      hasExpress ? check("set-express", "Express: one hand", express, (on) => send({}, options(preset, on)), !editable) : null,
+      h("p", { class: "hint", id: "options-hint" }, editable
+        ? "The rules can change until the match starts."
+        : "The rules are fixed while the match is played; change them after it."));
+  }
+
+  function hostForm(s) {
+    const free = ctx.seats.some((seat) => !seat.taken);
+    return [
+      select("set-turn-time", "Turn time", TURN_TIMES.map((t) => [t, t ? `${t} seconds` : "Off"]), s.turn_time ?? 0,
+        (value) => send({ turn_time: Number(value) })),
+      check("set-public", "Public: listed in the lobby", s.private === false, (on) => send({ private: !on })),
+      check("set-spectators", "Spectators may watch", s.spectators !== false, (on) => send({ spectators: on })),
+      check("set-spectator-chat", "Spectators may chat", s.spectator_chat !== false, (on) => send({ spectator_chat: on }),
+        s.spectators === false),
+      levelControls(s),
+      gameControls(),
+      free ? h("button", { class: "primary", id: "settings-start", onclick: () => io.start() }, "Start with computers") : null,
+    ];
+  }
+
+  function summary(s) {
+    const rows = [
+      ["Turn time", s.turn_time ? `${s.turn_time} seconds` : "Off"],
+      ["Spectators", s.spectators === false ? "Not allowed" : "Welcome"],
+      ["Spectator chat", s.spectator_chat === false ? "Off" : "On"],
+      ["Table", s.private === false ? "Public" : "Private"],
+    ];
+    if (ctx.table?.express) rows.push(["Match", "Express: one hand"]);
+    return h("dl", { class: "settings-summary", id: "settings-summary" },
+      rows.flatMap(([k, v]) => [h("dt", null, k), h("dd", { dataset: { setting: k.toLowerCase().replace(/ /g, "-") } }, v)]));
+  }
+
+  function draw() {
+    const focused = document.activeElement && el.contains(document.activeElement) ? document.activeElement.id : null;
+    const s = settings();
+    replace(el, h("h3", { id: "settings-title" }, isHost() ? "Settings (you are the host)" : "Settings"),
+      isHost() ? hostForm(s) : summary(s));
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+    const name = ctx.table?.game;
+    if (isHost() && name && name !== gameName) {
+      gameName = name;
+      gameInfo(name).then((info) => { game = info; draw(); });
+    }
+  }
+
+  return { el, update: draw, isHost };
+}
