@@ -120,6 +120,9 @@ def test_two_friends_through_an_invite_link(browser: Browser, base_url: str) -> 
     bob.goto(link)
     bob.wait_for_selector("#sit-down")
     assert "Ann" in bob.inner_text(".lobby")
+    # The host's settings are there before he sits down (a friend table: 30 s turns).
+    assert bob.inner_text("#lobby-settings") == \
+        "30 s per turn · Spectators welcome · Private table"
     screenshot(bob, "friend-lobby-phone")
     bob.fill("#sit-name", "Bob")
     bob.click("#sit-down")

@@ -88,7 +88,8 @@ export function openTable(root, rawCode, navigate) {
     const seats = h("ul", { class: "lobby-seats" }, info.seats.map((s) =>
       h("li", { class: s === invited && invitedFree ? "invited-seat" : null },
         info.seats.length > 2 ? `Seat ${s.seat + 1}: ` : "",
-        s.taken ? (s.name || "Player") : "Free seat", s.kind === "bot" ? " (computer)" : "",
+        s.taken ? (s.name || "Player") : "Free seat",
+        s.kind === "bot" ? ` (computer${s.level === "easy" ? ", easy" : ""})` : "",
         s === invited && invitedFree ? " ← your seat" : "")));
     let hint = free ? "You are invited to play." : "This table is full; you can watch the game.";
     if (!free && !canWatch) hint = "This table is full, and the host does not allow spectators.";
@@ -98,6 +99,7 @@ export function openTable(root, rawCode, navigate) {
       h("h1", { id: "lobby-title" }, `${info.title || info.game} · table ${info.code}`),
       h("p", { class: "hint", id: "lobby-hint" }, hint),
       seats,
+      settingsSummary(info),
       optionsSummary(info.options),
       free ? h("div", { class: "row" }, h("div", { class: "field" }, h("label", { for: "sit-name" }, "Your name"), name)) : null,
       h("div", { class: "actions" }, free ? sit : null, watch),
@@ -117,6 +119,16 @@ export function openTable(root, rawCode, navigate) {
 function seatParam() {
   const raw = new URLSearchParams(location.search).get("seat");
   return raw !== null && /^\d{1,2}$/.test(raw) ? Number(raw) : null;
+}
+
+/** What the host decided, shown before anyone sits down. */
+function settingsSummary(info) {
+  const settings = info.settings || {};
+  const turn = settings.turn_time ? `${settings.turn_time} s per turn` : "No turn timer";
+  const parts = [turn, info.express ? "Express: one hand" : null,
+    settings.spectators === false ? "No spectators" : "Spectators welcome",
+    settings.private === false ? "Listed in the lobby" : "Private table"];
+  return h("p", { class: "hint", id: "lobby-settings" }, parts.filter(Boolean).join(" · "));
 }
 
 function optionsSummary(options) {
