@@ -309,6 +309,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         if not await self._commit(event, conn, ref):
             return False
         self.moves += 1
+        self._last_move = (seat, action.type)
         if ref is not None:
             self.commands[f"{seat}:{ref}"] = self.version
             self.presence[seat].misses = 0

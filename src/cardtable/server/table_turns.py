@@ -49,6 +49,7 @@ def now_ms() -> int:
 
 class TurnsMixin:
     _clock: TurnClock | None = None
+    _last_move: tuple[int | None, str] = (None, "")  # who moved last, and what kind of move
     _rng: random.Random
 
     def _computer_plays(self: Table, seat: int) -> bool:
@@ -92,15 +93,28 @@ class TurnsMixin:
         if not turn_time or not self._anyone_here():
             return self._stop_clock()
         clock = self._clock
-        if clock is not None and clock.seat == seat and clock.version == self.version \
-                and clock.turn_time == turn_time:
-            return  # this turn's clock is running: nothing a reconnect may extend
+        if clock is not None and clock.seat == seat and clock.turn_time == turn_time:
+            if clock.version == self.version:
+                return  # this turn's clock is running: nothing a reconnect may extend
+            if self._same_turn(seat):  # a draw, a meld...: the turn's deadline stands
+                clock.handle.cancel()
+                self._set_clock(seat, turn_time, clock.deadline)
+                return
         self._stop_clock()
-        seconds = turn_time * self.settings.time_scale
-        loop = asyncio.get_running_loop()
+        self._set_clock(seat, turn_time, time.time() + turn_time * self.settings.time_scale)
+
+    def _set_clock(self: Table, seat: int, turn_time: int, deadline: float) -> None:
         version = self.version
-        handle = loop.call_later(seconds, lambda: self._post("timeout", (seat, version)))
-        self._clock = TurnClock(seat, version, time.time() + seconds, turn_time, handle)
+        handle = asyncio.get_running_loop().call_later(
+            max(0.0, deadline - time.time()), lambda: self._post("timeout", (seat, version)))
+        self._clock = TurnClock(seat, version, deadline, turn_time, handle)
+
+    def _same_turn(self: Table, seat: int) -> bool:
+        """The seat to act made the last move, and it did not end his turn: in the rummy
+        games a turn is several moves (draw, melds, discard) under one deadline. A trick
+        won and led again, or a new deal, is a new turn."""
+        mover, kind = self._last_move
+        return mover == seat and kind != "deal" and self.record.game in autoplay.RUMMY_GAMES
 
     def _clock_json(self: Table) -> dict[str, int] | None:
         clock = self._clock
@@ -143,12 +157,13 @@ class TurnsMixin:
         if counts:  # dealing the next hand is no decision: it costs nothing to be late
             presence.timeouts += 1
             presence.misses += 1
-            self._seats_changed()
         game = self.record.game
         bot = levels.bot_for(game)
         action = autoplay.timeout_move(game, self.state.view(seat), bot, presence.misses)
         if not await self._apply(seat, action, None, None, kind="timeout" if counts else "auto"):
             return
+        if counts:
+            self._seats_changed()  # the seat's timeouts
         # The rest of the same turn (a rummy turn is a draw, then a discard; a card may be
         # owed after a pickup): automatic too. A trick-taker's next move is a new turn.
         for _ in range(4):
