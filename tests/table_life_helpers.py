@@ -65,6 +65,13 @@ def new_table(server: ServerProcess, game: str = "gin", *, opponent: str = "frie
     return grant
 
 
+def quiet_table(server: ServerProcess, **body: Any) -> Frame:
+    """A table (gin for Ann and a friend, unless said) without a turn clock: nothing moves
+    by itself."""
+    body.setdefault("settings", {"turn_time": 0})
+    return new_table(server, **body)
+
+
 def join_table(server: ServerProcess, code: str, name: str = "Bob") -> Frame:
     answer = httpx.post(f"{server.base_url}/api/tables/{code}/join", json={"name": name})
     assert answer.status_code == 200, answer.text

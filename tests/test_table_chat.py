@@ -8,27 +8,17 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from cardtable.server.chat import QUICK_PHRASES
 from cardtable.server.protocol import ChatMessage
 from server_harness import ServerProcess
+from table_life_helpers import quiet_table as new_table
 from ws_helpers import join, recv, recv_type
 
 Frame = dict[str, Any]
 _markers = itertools.count(1)
-
-
-def new_table(server: ServerProcess, **body: Any) -> Frame:
-    """A gin table for Ann and a friend, without a turn clock (nothing moves by itself)."""
-    answer = httpx.post(f"{server.base_url}/api/tables",
-                        json={"opponent": "friend", "name": "Ann",
-                              "settings": {"turn_time": 0}} | body)
-    answer.raise_for_status()
-    grant: Frame = answer.json()
-    return grant
 
 
 async def enter(server: ServerProcess, table_id: str,

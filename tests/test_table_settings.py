@@ -15,6 +15,8 @@ from websockets.exceptions import ConnectionClosed
 from cardtable.server.protocol import TableInfo, ViewData
 from cardtable.store import EventRecord, Store, database_url
 from server_harness import ServerProcess
+from table_life_helpers import quiet_table as new_table
+from table_life_helpers import table_info as info
 from ws_helpers import act, join, recv, recv_type, seated
 
 Frame = dict[str, Any]
@@ -32,23 +34,6 @@ def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc
         yield process
     finally:
         process.stop()
-
-
-def new_table(server: ServerProcess, **body: Any) -> Frame:
-    """A gin table of Ann's (for a friend, unless said), without a turn clock."""
-    answer = httpx.post(f"{server.base_url}/api/tables",
-                        json={"opponent": "friend", "name": "Ann",
-                              "settings": {"turn_time": 0}} | body)
-    answer.raise_for_status()
-    grant: Frame = answer.json()
-    return grant
-
-
-def info(server: ServerProcess, code: str) -> Frame:
-    answer = httpx.get(f"{server.base_url}/api/tables/{code}")
-    answer.raise_for_status()
-    data: Frame = answer.json()
-    return data
 
 
 async def send(ws: ClientConnection, kind: str, data: Frame | None = None) -> None:
