@@ -97,8 +97,8 @@ def true_states(table: TableRecord, events: list[EventRecord]) -> Iterator[tuple
     for event in events:
         if event.kind == "rematch":
             matches.append((event.version, list(event.chance), []))
-        else:
-            assert event.kind == "action", event
+        else:  # a move: the seat's own, a timeout's, or a computer's standing in
+            assert event.kind in ("action", "timeout", "auto"), event
             matches[-1][1].extend(event.chance)
             matches[-1][2].append(event)
     game = get_game(table.game)
@@ -305,3 +305,35 @@ async def test_rummy_family_frames_leak_nothing(server: ServerProcess, game: str
             client, game, options, players, bot_for(game), 3) for _ in range(2))), 240)
     assert sum(t.hands for t in tables) >= 6
     await check_tables(server, tables, players)
+
+
+async def test_automatic_moves_and_stand_ins_leak_nothing(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Two people who never move: their turns run out (draw from the stock, the computer's
+    discard), then computers stand in; a spectator watches. Every frame is checked."""
+    server = ServerProcess(tmp_path_factory.mktemp("timeouts") / "data",
+                           env={"CARDTABLE_TIME_SCALE": "0.02"}).start()
+    try:
+        async with Client(server.base_url) as client:
+            ann = await client.create_table("gin", {"deals": 2}, opponent="friend",
+                                            name="Ann", settings={"turn_time": 15})
+            bob = await client.join(ann.code, "Bob")
+            table = Watched(ann.table_id)
+            spectator = client.connect(None, table_id=ann.table_id,
+                                       record=table.frames[None])
+            async with client.connect(ann, record=table.frames[0]) as a, \
+                    client.connect(bob, record=table.frames[1]) as b, spectator:
+                watching = asyncio.create_task(follow(spectator))
+                over = lambda c: c.view.get("phase") == "match_over"  # noqa: E731
+                await asyncio.gather(a.wait_for(over, timeout=120),
+                                     b.wait_for(over, timeout=120))
+                final = max(a.version, b.version)
+                watching.cancel()
+                await asyncio.gather(watching, return_exceptions=True)
+                await spectator.wait_for(lambda c: c.version >= final, timeout=10)
+        record, events = await logged(server, ann.table_id)
+        kinds = {e.kind for e in events}
+        assert {"timeout", "auto"} <= kinds and "action" not in kinds, kinds
+        assert problems(table.frames, truths(record, events)) == []
+    finally:
+        server.stop()

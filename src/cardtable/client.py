@@ -182,12 +182,14 @@ class Client:
     async def create_table(self, game: str = "gin", options: Mapping[str, Any] | None = None,
                            opponent: str = "computer", name: str = "Player",
                            players: int | None = None,
-                           seats: Sequence[str] | None = None) -> Seat:
+                           seats: Sequence[str] | None = None,
+                           settings: Mapping[str, Any] | None = None) -> Seat:
         """Create a table and take seat 0.
 
         ``opponent`` (``"computer"`` or ``"friend"``) fills the other seats;
         ``seats`` (``"human"`` or ``"bot"`` for seats 1, 2, ...) overrides it seat
-        by seat; ``players`` defaults to the game's smallest table.
+        by seat; ``players`` defaults to the game's smallest table; ``settings`` are the
+        host's table settings (``turn_time``, ``private``, ... see docs/protocol.md).
         """
         body: dict[str, Any] = {"game": game, "options": dict(options or {}),
                                 "opponent": opponent, "name": name}
@@ -195,6 +197,8 @@ class Client:
             body["players"] = players
         if seats is not None:
             body["seats"] = list(seats)
+        if settings is not None:
+            body["settings"] = dict(settings)
         return _seat(await self._call("POST", "/api/tables", body))
 
     async def join(self, code: str, name: str = "Player") -> Seat:
