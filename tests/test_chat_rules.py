@@ -193,9 +193,11 @@ def test_merged_changes_only_what_is_given() -> None:
 
 
 def test_from_record_fills_in_what_old_records_lack() -> None:
-    assert TableSettings.from_record({}, 2).to_json() == {
+    assert TableSettings.from_record({}, 2, invited=False).to_json() == {
         "turn_time": 0, "private": True, "spectators": True, "spectator_chat": True,
         "levels": ["normal", "normal"]}
+    # The defaults of a new table of its kind: invited people get a turn clock.
+    assert TableSettings.from_record({}, 2, invited=True).turn_time == 30
     stored = {"turn_time": 60, "private": False, "spectators": False, "spectator_chat": False,
               "levels": ["normal", "easy"]}
-    assert TableSettings.from_record(stored, 2).to_json() == stored
+    assert TableSettings.from_record(stored, 2, invited=True).to_json() == stored

@@ -33,10 +33,10 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.websockets import WebSocketDisconnect
 
-from ..engine import GAMES, get_game
+from ..engine import GAMES
 from ..store import Store, TableRecord
-from .protocol import title_of
 from .security import TokenBucket, origin_allowed
+from .table import stored_info
 
 JSON = Any
 Entry = dict[str, JSON]
@@ -94,30 +94,8 @@ def fitting_seat(entries: Iterable[Entry], game: str | None,
 
 
 def info_from_record(record: TableRecord) -> dict[str, JSON]:
-    """The TableInfo JSON of a stored table nobody has loaded yet: nobody is connected
-    (computers always are), settings missing from old records get their defaults."""
-    levels = record.settings.get("levels") or []
-    invited = any(seat.kind == "human" for seat in record.seats[1:])
-    seats = [{"seat": seat.seat, "name": seat.name, "kind": seat.kind,
-              "taken": seat.name is not None, "connected": seat.kind == "bot",
-              "level": levels[seat.seat] if seat.seat < len(levels) else "normal",
-              "standin": None, "reconnect_deadline": None, "timeouts": 0}
-             for seat in record.seats]
-    settings = {"turn_time": 30 if invited else 0, "private": record.private,
-                "spectators": True, "spectator_chat": True,
-                "levels": [seat["level"] for seat in seats]} | record.settings
-    return {"table_id": record.table_id, "code": record.code, "game": record.game,
-            "title": title_of(record.game), "options": record.options, "status": record.status,
-            "seats": seats, "settings": settings,
-            "express": _is_express(record.game, record.options), "spectators": 0}
-
-
-def _is_express(game: str, options: dict[str, JSON]) -> bool:
-    try:
-        express: dict[str, JSON] = dict(get_game(game).Options.EXPRESS)
-    except (KeyError, ValueError, AttributeError):
-        return False
-    return bool(express) and all(options.get(key) == value for key, value in express.items())
+    """The TableInfo JSON of a stored table nobody has loaded yet."""
+    return stored_info(record).model_dump(mode="json")
 
 
 class _Subscriber:

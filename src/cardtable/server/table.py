@@ -31,15 +31,51 @@ from .chat import ChatRoom
 from .config import Settings
 from .connection import Connection
 from .log_writer import LogWriter
-from .table_presence import PresenceMixin, SeatPresence
+from .table_presence import PresenceMixin, SeatPresence, host_of
 from .table_replay import Replayed, rebuild
-from .table_settings import TableSettings
+from .table_settings import TableSettings, is_express
 from .table_talk import TalkMixin
 from .table_turns import TurnsMixin, now_ms
 
 log = logging.getLogger("cardtable.table")
 
-__all__ = ["Table", "rebuild"]
+__all__ = ["Table", "rebuild", "stored_info"]
+
+
+def settings_of(record: TableRecord) -> TableSettings:
+    """The table's settings (its row's ``private`` column counts for old rows without)."""
+    invited = any(s.kind == "human" for s in record.seats[1:])
+    return TableSettings.from_record({"private": record.private, **record.settings},
+                                     record.players, invited)
+
+
+def seat_infos(record: TableRecord, settings: TableSettings, presence: list[SeatPresence],
+               live: set[int]) -> list[p.SeatInfo]:
+    """What everyone may know of the seats: ``live`` are the seats with a connection."""
+    out = []
+    for s in record.seats:
+        held = presence[s.seat]
+        deadline = held.reconnect_deadline
+        out.append(p.SeatInfo(
+            seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
+            taken=s.name is not None, connected=s.kind == "bot" or s.seat in live,
+            level=settings.levels[s.seat], standin=held.standin,  # type: ignore[arg-type]
+            reconnect_deadline=None if deadline is None else int(deadline * 1000),
+            timeouts=held.timeouts))
+    return out
+
+
+def stored_info(record: TableRecord) -> p.TableInfo:
+    """The table info of a stored table nobody has loaded yet (the lobby at start-up):
+    nobody connected, nothing held, options and settings as saved."""
+    settings = settings_of(record)
+    return p.TableInfo(
+        table_id=record.table_id, code=record.code, game=record.game,
+        title=p.title_of(record.game), options=record.options,
+        status=record.status, seats=seat_infos(  # type: ignore[arg-type]
+            record, settings, [SeatPresence() for _ in record.seats], set()),
+        settings=settings.to_json(), express=is_express(record.game, record.options),
+        spectators=0, host=host_of(record.seats), now=now_ms())
 
 
 @dataclass
@@ -77,8 +113,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         self._clock = None
         self._rng = random.Random(secrets.randbits(64))  # only the easy computers' slips
         self.chat = ChatRoom()
-        self.table_settings: TableSettings = TableSettings.from_record(self.record.settings,
-                                                        self.record.players)
+        self.table_settings: TableSettings = settings_of(self.record)
         self.presence: list[SeatPresence] = [SeatPresence() for _ in self.record.seats]
 
     @classmethod
@@ -161,32 +196,18 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
 
     def _seat_infos(self) -> list[p.SeatInfo]:
         live = {c.seat for c in self.connections if c.seat is not None}
-        levels = self.table_settings.levels
-        out = []
-        for s in self.record.seats:
-            presence = self.presence[s.seat]
-            deadline = presence.reconnect_deadline
-            out.append(p.SeatInfo(
-                seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
-                taken=s.name is not None, connected=s.kind == "bot" or s.seat in live,
-                level=levels[s.seat], standin=presence.standin,  # type: ignore[arg-type]
-                reconnect_deadline=None if deadline is None else int(deadline * 1000),
-                timeouts=presence.timeouts))
-        return out
+        return seat_infos(self.record, self.table_settings, self.presence, live)
 
     def _spectators(self) -> int:
         return sum(1 for c in self.connections if c.seat is None)
 
     def table_info(self) -> p.TableInfo:
-        game = get_game(self.record.game)
-        express: dict[str, Any] = getattr(game.Options, "EXPRESS", {})
-        options = self.options
         return p.TableInfo(
             table_id=self.table_id, code=self.record.code, game=self.record.game,
-            title=p.title_of(self.record.game), options=options,
+            title=p.title_of(self.record.game), options=self.options,
             status=self._status(), seats=self._seat_infos(),  # type: ignore[arg-type]
             settings=self.table_settings.to_json(),
-            express=bool(express) and all(options.get(k) == v for k, v in express.items()),
+            express=is_express(self.record.game, self.options),
             spectators=self._spectators(), host=self._host(), now=now_ms())
 
     def _status(self) -> str:

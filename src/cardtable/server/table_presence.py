@@ -44,6 +44,12 @@ class SeatPresence:
         self._grace, self.reconnect_deadline = None, None
 
 
+def host_of(seats: list[SeatRecord]) -> int | None:
+    """The seat that sets the table up: the creator's, or when he has left, the next
+    person's in seat order."""
+    return next((s.seat for s in seats if s.kind == "human" and s.name is not None), None)
+
+
 class PresenceMixin:
     def _connected(self: Table, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -190,10 +196,7 @@ class PresenceMixin:
         self._broadcast([], None, None)
 
     def _host(self: Table) -> int | None:
-        """The seat that sets the table up: the creator's, or when he has left, the next
-        person's in seat order."""
-        return next((s.seat for s in self.record.seats
-                     if s.kind == "human" and s.name is not None), None)
+        return host_of(self.record.seats)
 
     def _is_host(self: Table, conn: Connection) -> bool:
         return conn.seat is not None and conn.seat == self._host()

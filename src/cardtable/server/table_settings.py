@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..bots.levels import LEVELS
+from ..engine import get_game
 
 TURN_TIMES = (0, 15, 30, 60)
 Level = Literal["easy", "normal"]
@@ -48,10 +49,12 @@ class TableSettings(BaseModel):
         return base.merged(given or {}, players)
 
     @classmethod
-    def from_record(cls, data: dict[str, Any], players: int) -> TableSettings:
-        """Settings as stored (tables from before settings existed have none)."""
-        levels = tuple(data.get("levels") or ("normal",) * players)
-        return cls.model_validate({**data, "levels": levels}, strict=False)
+    def from_record(cls, data: dict[str, Any], players: int, invited: bool) -> TableSettings:
+        """Settings as stored; what a table from before settings existed lacks gets the
+        defaults a new table of its kind would get."""
+        defaults = cls.create(players, invited).to_json()
+        return cls.model_validate({**defaults, **data, "levels": tuple(
+            data.get("levels") or defaults["levels"])}, strict=False)
 
     def merged(self, changes: dict[str, Any], players: int) -> TableSettings:
         """These settings with ``changes`` applied; ValueError with the reason if bad."""
@@ -77,3 +80,9 @@ class TableSettings(BaseModel):
         data = self.model_dump()
         data["levels"] = list(self.levels)
         return data
+
+
+def is_express(game: str, options: dict[str, Any]) -> bool:
+    """The options are the game's one-hand "express" options (``Options.EXPRESS``)."""
+    express: dict[str, Any] = get_game(game).Options.EXPRESS
+    return bool(express) and all(options.get(key) == value for key, value in express.items())
