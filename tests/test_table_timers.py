@@ -32,6 +32,7 @@ from table_life_helpers import (
     watch,
 )
 
+RANKS = "23456789TJQKA"
 GIN = {"first_upcard": False}  # the first decision of a deal is a draw from the stock
 SLACK_MS = 250  # what a clock may lose between the server starting it and a test reading it
 
@@ -323,3 +324,31 @@ async def test_reconnecting_does_not_extend_a_running_clock(
     zoe = await watch(life, grant["table_id"])
     assert check_clock(zoe.clock, mover, 60)["deadline"] == deadline
     await close_all(zoe, *players.values())
+
+
+async def test_a_spades_trick_won_and_led_again_is_a_new_turn(
+        life: ServerProcess) -> None:  # noqa: F811
+    """One rummy turn is several moves under one deadline; in Spades every card is a turn,
+    even the lead of the player who just won the trick."""
+    grant = new_table(life, "spades", players=4, seats=["bot", "bot", "bot"],
+                      settings={"turn_time": 60})
+    ann = await sit(life, grant, "Ann")
+    for n in range(60):
+        frame = await ann.until_view(
+            lambda d: d["view"]["to_act"] == 0 and bool(d["view"]["legal"]), "her turn")
+        legal = frame["d"]["view"]["legal"]
+        await asyncio.sleep(turn_ms(60) / 7500)  # some of her time goes by
+        plays = [a for a in legal if a["type"] == "play"]
+        # Her strongest card, to win a trick soon.
+        action = max(plays, key=lambda a: (a["card"][1] == "s", RANKS.index(a["card"][0]))) \
+            if plays else legal[0]
+        answer = await ann.act(action, f"s{n}")
+        assert answer["t"] == "view", answer
+        clock = answer["d"]["clock"]
+        if action["type"] == "play" and answer["d"]["view"]["to_act"] == 0:
+            # She won the trick and leads: a whole new turn, not what was left of the last.
+            assert clock is not None and clock["seat"] == 0
+            assert clock["deadline"] - clock["now"] > turn_ms(60) * 14 // 15
+            await ann.close()
+            return
+    pytest.skip("she won no trick in these hands")
