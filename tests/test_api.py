@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cardtable.engine import GAMES, Action, Event, IllegalAction, get_game
 from cardtable.engine.api import Chance
-from cardtable.engine.cards import deck
+from cardtable.engine.cards import deck, format_cards
 
 card_ints = st.integers(0, 52)
 actions = st.builds(
@@ -77,8 +77,18 @@ def test_chance_records_and_replays() -> None:
         Chance(replay=["As 2s"]).deck(deck())
     with pytest.raises(ValueError, match="out of range"):
         Chance(replay=[5]).below(2)
-    with pytest.raises(ValueError, match="either an rng or outcomes"):
+    with pytest.raises(ValueError, match="an rng, outcomes to replay, or both"):
         Chance()
+
+
+def test_chance_goes_on_live_after_the_record() -> None:
+    live = Chance(random.Random(4))
+    order = live.deck(deck())
+    rebuilt = Chance(random.Random(9), replay=live.outcomes)
+    assert rebuilt.replaying and rebuilt.deck(deck()) == order and not rebuilt.replaying
+    later = rebuilt.deck(deck())  # the next deal: from the live rng, and recorded
+    assert sorted(later) == sorted(deck()) and rebuilt.outcomes[1] == format_cards(later)
+    assert Chance(random.Random(1), replay=rebuilt.outcomes).deck(deck()) == order
 
 
 def test_registry() -> None:

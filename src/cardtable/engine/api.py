@@ -19,9 +19,11 @@ ValueError: unknown action field 'colour'
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import random
+import secrets
 from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -291,31 +293,58 @@ class Rng(Protocol):
 
 
 class Chance:
-    """Draws chance outcomes from an injected rng, or replays recorded ones.
+    """Draws chance outcomes: recorded ones first (a replay), then from a live rng.
 
     Every outcome is written to :attr:`outcomes`, which ``record()`` stores,
-    so a game played on ``secrets.SystemRandom()`` still replays exactly.
+    so a game played on ``secrets.SystemRandom()`` still replays exactly.  A
+    rebuilt match goes on: once the ``replay`` outcomes are used up, later
+    deals come from ``rng`` and are recorded like any others.  Without an
+    ``rng`` a replay is strict and running out of outcomes is an error.
+
+    >>> import random
+    >>> live = Chance(random.Random(1)); first = live.below(1000)
+    >>> again = Chance(random.Random(2), replay=live.outcomes)
+    >>> again.below(1000) == first, len(again.outcomes), again.replaying
+    (True, 1, False)
     """
 
     def __init__(self, rng: Rng | None = None, replay: Sequence[JSON] | None = None):
-        if (rng is None) == (replay is None):
-            raise ValueError("Chance needs either an rng or outcomes to replay")
+        if rng is None and replay is None:
+            raise ValueError("Chance needs an rng, outcomes to replay, or both")
         self._rng = rng
-        self._replay = list(replay) if replay is not None else None
+        self._replay = list(replay) if replay is not None else []
         self.outcomes: list[JSON] = []
 
-    def _next(self) -> JSON:
-        assert self._replay is not None
-        if len(self.outcomes) >= len(self._replay):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Chance:
+        # The system's entropy has no state to copy: copies share it.  A seeded rng
+        # is copied, so a copied state goes on exactly as the original would.
+        twin = Chance.__new__(Chance)
+        twin._rng = self._rng if isinstance(self._rng, secrets.SystemRandom) \
+            else copy.deepcopy(self._rng, memo)
+        twin._replay, twin.outcomes = list(self._replay), list(self.outcomes)
+        return twin
+
+    @property
+    def rng(self) -> Rng | None:
+        """Where outcomes come from once the recorded ones are used up."""
+        return self._rng
+
+    @property
+    def replaying(self) -> bool:
+        """Whether the next outcome comes from the record."""
+        return len(self.outcomes) < len(self._replay)
+
+    def _recorded(self) -> JSON:
+        if not self.replaying:
             raise ValueError("the record has no more chance outcomes")
         return self._replay[len(self.outcomes)]
 
     def deck(self, cards: Sequence[int]) -> list[int]:
         """A shuffled copy of ``cards`` (recorded as text)."""
-        if self._rng is not None:
+        if self._rng is not None and not self.replaying:
             order = _cards.shuffle(cards, self._rng)
         else:
-            order = _cards.parse(self._next())
+            order = _cards.parse(self._recorded())
             if sorted(order) != sorted(cards):
                 raise ValueError("a recorded deck does not hold the game's cards")
         self.outcomes.append(_cards.format_cards(order))
@@ -323,14 +352,19 @@ class Chance:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``."""
-        if self._rng is not None:
+        if self._rng is not None and not self.replaying:
             value = self._rng.randrange(n)
         else:
-            value = self._next()
+            value = self._recorded()
             if type(value) is not int or not 0 <= value < n:
                 raise ValueError("a recorded chance outcome is out of range")
         self.outcomes.append(value)
         return value
+
+
+def live_rng() -> Rng:
+    """The rng of live play: the operating system's, unpredictable and unseedable."""
+    return secrets.SystemRandom()
 
 
 # -- the protocol every game implements ----------------------------------------
@@ -363,7 +397,10 @@ class Game(Protocol):
     def new_match(self, options: Any = None, players: int = 2,
                   rng: Rng | None = None) -> State: ...
 
-    def replay(self, record: Mapping[str, JSON]) -> State: ...
+    def replay(self, record: Mapping[str, JSON], rng: Rng | None = None) -> State:
+        """The exact state of ``record``; later chance outcomes come from ``rng``
+        (default :func:`live_rng`), so a rebuilt match deals on."""
+        ...
 
 
 class Phase(StrEnum):

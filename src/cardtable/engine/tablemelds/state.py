@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .. import api
+from .. import api, rollback
 from ..api import JSON, Action, Chance, Event, IllegalAction
 from ..cards import JOKER, format_cards, str_card
 from ..melds import InvalidMeld, make_meld
@@ -112,8 +112,10 @@ class TableMeldState(Hooks):
         action = _canonical(action)
         if action not in self.legal_actions():
             raise IllegalAction(why_illegal(self, action))
-        self._legal = None
-        self._actions.append(action)
+        return rollback.run(self, type(self)._rule, action)
+
+    def _rule(self, action: Action) -> list[Event]:
+        """The move, once it is known to be legal (it runs under :func:`rollback.run`)."""
         return _APPLY[self.phase](self, action)
 
     def _seat(self) -> int:
@@ -436,6 +438,7 @@ class TableMeldState(Hooks):
         twin._actions = list(self._actions)
         twin._chance = Chance(rng)
         twin._legal = None
+        rollback.mark_origin(twin)
         return twin
 
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ... import api
+from ... import api, rollback
 from ...api import JSON, Action, Chance, Event, IllegalAction
 from ...cards import format_cards, str_card
 from .options import Options
@@ -46,11 +46,12 @@ def new_match(options: Options | None = None, players: int = 2,
     return GinState(options or Options(), Chance(rng))
 
 
-def replay(record: Mapping[str, JSON]) -> GinState:
-    """Rebuild the exact state from ``record()``."""
+def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> GinState:
+    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
     if record.get("game") != NAME:
         raise ValueError("not a gin rummy record")
-    state = GinState(Options.from_dict(record["options"]), Chance(replay=record["chance"]))
+    state = GinState(Options.from_dict(record["options"]),
+                     Chance(rng or api.live_rng(), replay=record["chance"]))
     for data in record["actions"]:
         state.apply(Action.from_json(data))
     return state
@@ -58,6 +59,9 @@ def replay(record: Mapping[str, JSON]) -> GinState:
 
 class GinState:
     """The whole match; mutate only through :meth:`apply`."""
+
+    NAME = NAME
+    players = 2
 
     def __init__(self, options: Options, chance: Chance):
         self.options = options
@@ -132,9 +136,7 @@ class GinState:
         settlement = None
         if action.type in ("knock", "gin", "big_gin"):
             settlement = self._settle(action)
-        self._legal = None
-        self._actions.append(action)
-        return _APPLY[self.phase](self, action, settlement)
+        return rollback.run(self, _APPLY[self.phase], action, settlement)
 
     def _why_illegal(self, action: Action) -> str:
         names = {"take_upcard", "pass", "draw_stock", "draw_discard", "discard", "knock",
@@ -430,6 +432,7 @@ class GinState:
         twin.history, twin._actions = list(self.history), list(self._actions)
         twin._chance = Chance(rng)
         twin._legal = None
+        rollback.mark_origin(twin)
         return twin
 
     def __str__(self) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from enum import StrEnum
 
-from ... import api
+from ... import api, rollback
 from ...api import JSON, Action, Chance, Event, IllegalAction
 from ...cards import JOKER, str_card
 from . import arrange, views
@@ -60,15 +60,15 @@ def new_match(options: Options | None = None, players: int = 2,
     return IndianState(options or Options(), players, Chance(rng))
 
 
-def replay(record: Mapping[str, JSON]) -> IndianState:
-    """Rebuild the exact state from ``record()``."""
+def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> IndianState:
+    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
     if record.get("game") != NAME:
         raise ValueError("not an indian rummy record")
     players = record.get("players")
     if players not in PLAYERS:
         raise ValueError("an indian rummy record needs 2 to 6 players")
     state = IndianState(Options.from_dict(record["options"]), players,
-                        Chance(replay=record["chance"]))
+                        Chance(rng or api.live_rng(), replay=record["chance"]))
     for data in record["actions"]:
         state.apply(Action.from_json(data))
     return state
@@ -165,9 +165,7 @@ class IndianState:
         """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
         if action not in self.legal_actions():
             raise IllegalAction(self._why_illegal(action))
-        self._legal = None
-        self._actions.append(action)
-        return _APPLY[self.phase](self, action)
+        return rollback.run(self, _APPLY[self.phase], action)
 
     def _seat(self) -> int:
         assert self.to_act is not None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING
 
-from ... import api
+from ... import api, rollback
 from ...api import JSON, Chance
 from ...cards import RANKS, format_cards, str_card
 from . import arrange
@@ -131,4 +131,5 @@ def resample(state: IndianState, seat: int, rng: api.Rng) -> IndianState:
     twin._actions = list(state._actions)
     twin._chance = Chance(rng)
     twin._legal = None
+    rollback.mark_origin(twin)
     return twin

@@ -32,15 +32,15 @@ def new_match(options: Options | None = None, players: int = 2,
     return RummyState(options or Options(), players, Chance(rng))
 
 
-def replay(record: Mapping[str, JSON]) -> RummyState:
-    """Rebuild the exact state from ``record()``."""
+def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> RummyState:
+    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
     if record.get("game") != NAME:
         raise ValueError("not a rummy record")
     players = record.get("players")
     if players not in PLAYERS:
         raise ValueError("a rummy record needs 2 to 6 players")
     state = RummyState(Options.from_dict(record["options"]), players,
-                       Chance(replay=record["chance"]))
+                       Chance(rng or api.live_rng(), replay=record["chance"]))
     for data in record["actions"]:
         state.apply(Action.from_json(data))
     return state

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from ... import api
+from ... import api, rollback
 from ...api import JSON, Action, Chance, Event, IllegalAction
 from ...cards import JOKER, deck, format_cards, parse
 from ...melds import MeldRules, make_meld
@@ -47,15 +47,15 @@ def new_match(options: Options | None = None, players: int = 2,
     return Rummy500State(options or Options(), players, Chance(rng))
 
 
-def replay(record: Mapping[str, JSON]) -> Rummy500State:
-    """Rebuild the exact state from ``record()``."""
+def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> Rummy500State:
+    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
     if record.get("game") != NAME:
         raise ValueError("not a rummy500 record")
     players = record.get("players")
     if players not in PLAYERS:
         raise ValueError("a rummy500 record needs 2 to 8 players")
     state = Rummy500State(Options.from_dict(record["options"]), players,
-                          Chance(replay=record["chance"]))
+                          Chance(rng or api.live_rng(), replay=record["chance"]))
     for data in record["actions"]:
         state.apply(Action.from_json(data))
     return state
@@ -142,13 +142,14 @@ class Rummy500State(TableMeldState):
         action = _named(action)
         if action not in self.legal_actions():
             raise IllegalAction(self._why_not(action))
-        if self.phase is Phase.CALL or action.type == "pass":
-            self._legal = None
-            self._actions.append(action)
-            if self.phase is Phase.CALL:
-                return apply_call(self, action)
+        return rollback.run(self, Rummy500State._rule, action)
+
+    def _rule(self, action: Action) -> list[Event]:
+        if self.phase is Phase.CALL:
+            return apply_call(self, action)
+        if action.type == "pass":
             return [Event("pass", self._seat(), {}), *self._end_hand(None)]
-        events = super().apply(action)
+        events = super()._rule(action)
         if action.type == "draw_discard":
             self.meld_only = self.options.pickup_use == "new_meld" and bool(self.must_place)
         if self.call is not None and self.call.caller is not None and not self.must_place:

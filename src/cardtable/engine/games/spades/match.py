@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ... import api
+from ... import api, rollback
 from ...api import JSON, Action, Chance, Event, IllegalAction
 from ...cards import JOKER, format_cards, str_card
 from .bidding import bid_allowed, trails_enough
@@ -57,12 +57,12 @@ def new_match(options: Options | None = None, players: int = 4,
     return SpadesState(options or Options(), players, Chance(rng))
 
 
-def replay(record: Mapping[str, JSON]) -> SpadesState:
-    """Rebuild the exact state from ``record()``."""
+def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> SpadesState:
+    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
     if record.get("game") != NAME:
         raise ValueError("not a spades record")
     state = SpadesState(Options.from_dict(record["options"]), int(record.get("players", 4)),
-                        Chance(replay=record["chance"]))
+                        Chance(rng or api.live_rng(), replay=record["chance"]))
     for data in record["actions"]:
         state.apply(Action.from_json(data))
     return state
@@ -75,6 +75,8 @@ class SpadesState:
     partners and a *side* is a partnership (side = seat % 2); with two or
     three everyone is his own side (side = seat).
     """
+
+    NAME = NAME
 
     def __init__(self, options: Options, players: int, chance: Chance):
         if options.suicide and players != 4:
@@ -159,9 +161,7 @@ class SpadesState:
         # Callers usually hand back one of the legal objects: identity first.
         if id(action) not in self._legal_ids and action not in legal:
             raise IllegalAction(why_illegal(self, action))
-        self._legal = None
-        self._actions.append(action)
-        return _APPLY[self.phase](self, action)
+        return rollback.run(self, _APPLY[self.phase], action)
 
     def _seat(self) -> int:
         assert self.to_act is not None

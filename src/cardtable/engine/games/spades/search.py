@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ... import rollback
 from ...api import Chance
 from .phase import Phase
 from .tricks import CLUBS, SPADES, suit_of
@@ -143,6 +144,7 @@ def resample(state: SpadesState, seat: int, rng: random.Random) -> SpadesState:
     twin.tricks = [(leader, list(plays), winner) for leader, plays, winner in state.tricks]
     twin._chance = Chance(rng)
     twin._legal = None
+    rollback.mark_origin(twin)
     return twin
 
 

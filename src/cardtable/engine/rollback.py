@@ -1,0 +1,108 @@
+"""All-or-nothing ``apply``: a state that raised is put back as it was.
+
+OpenSpiel splits ``ApplyAction`` (checks) from ``DoApplyAction`` (the rule);
+here the checks raise before anything changes, and the rule runs inside
+:func:`roll_back`'s guard: whatever it raises (a bug, a failed assertion, a
+``MemoryError``), the state is rebuilt as it was before the action and the
+error goes on to the caller.  Nothing is copied on the happy path, so
+playouts pay nothing for the guarantee; the rare failure pays a replay.
+
+A state is rebuilt from where it began plus its actions so far, with the
+chance outcomes it drew replayed and later ones from the same live rng:
+
+* a match (``new_match``/``replay``) began at its record's start, so it is
+  its own game's ``replay`` of its record cut back to before the action;
+* a resampled copy (a bot's search) began at its redeal, which it keeps as
+  :func:`mark_origin` left it, and replays its own actions from there.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import enum
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .api import JSON, Action, Chance, get_game
+
+_NOT_COPIED = frozenset({"_chance", "_origin", "_legal", "_legal_ids"})
+R = TypeVar("R")
+_ATOMS = (int, float, str, bytes, bool, type(None), enum.Enum, frozenset, Action)
+
+
+@dataclasses.dataclass(frozen=True)
+class Origin:
+    """Where a resampled copy began: its fields then, and how many actions it had."""
+
+    fields: dict[str, Any]
+    actions: int
+
+
+def structural_copy(value: Any) -> Any:
+    """A copy sharing only what cannot change: lists, dicts and sets are copied all
+    the way down; frozen values are shared; anything else is deep-copied.
+
+    >>> hands = [[1, 2], [3]]
+    >>> twin = structural_copy({"hands": hands, "phase": "draw"})
+    >>> twin["hands"][0].append(9); hands
+    [[1, 2], [3]]
+    """
+    if isinstance(value, _ATOMS):
+        return value
+    kind = type(value)
+    if kind is list:
+        return [structural_copy(v) for v in value]
+    if kind is dict:
+        return {k: structural_copy(v) for k, v in value.items()}
+    if kind is set:
+        return set(value)
+    if kind is tuple:
+        return tuple(structural_copy(v) for v in value)
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return value  # frozen dataclasses (options, table melds) hold no mutable state
+    return copy.deepcopy(value)
+
+
+def mark_origin(state: Any) -> None:
+    """Remember ``state`` as it is now (a fresh resample) for rolling back its moves."""
+    fields = {k: structural_copy(v) for k, v in vars(state).items() if k not in _NOT_COPIED}
+    state._origin = Origin(fields, len(state._actions))
+
+
+def run(state: Any, rule: Callable[..., R], action: Action, *args: Any) -> R:
+    """Append ``action`` and run ``rule(state, action, *args)``; if anything raises,
+    roll back."""
+    actions, outcomes = len(state._actions), len(state._chance.outcomes)
+    state._legal = None
+    state._actions.append(action)
+    try:
+        return rule(state, action, *args)
+    except BaseException:
+        roll_back(state, actions, outcomes)
+        raise
+
+
+def roll_back(state: Any, actions: int, outcomes: int) -> None:
+    """Put ``state`` back to its first ``actions`` actions and ``outcomes`` chance outcomes."""
+    chance: Chance = state._chance
+    drawn: list[JSON] = chance.outcomes[:outcomes]
+    played: list[Action] = state._actions[:actions]
+    origin: Origin | None = getattr(state, "_origin", None)
+    if origin is None:
+        record = {"game": state.NAME, "options": state.options.to_dict(),
+                  "players": state.players, "chance": drawn,
+                  "actions": [a.to_json() for a in played]}
+        rebuilt = get_game(state.NAME).replay(record, chance.rng)
+    else:  # rebuilt aside, like a match, so the state is never seen half-restored
+        rebuilt = object.__new__(type(state))
+        rebuilt.__dict__.update(structural_copy(origin.fields))
+        rebuilt._chance = Chance(chance.rng, replay=drawn)
+        rebuilt._origin, rebuilt._legal, rebuilt._legal_ids = origin, None, set()
+        for action in played[origin.actions:]:
+            rebuilt.apply(action)
+    state.__dict__.clear()
+    state.__dict__.update(vars(rebuilt))
+    state._legal = None
+    state._legal_ids = set()
