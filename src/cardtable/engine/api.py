@@ -23,7 +23,6 @@ import copy
 import dataclasses
 import importlib
 import random
-import secrets
 from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -319,7 +318,7 @@ class Chance:
         # The system's entropy has no state to copy: copies share it.  A seeded rng
         # is copied, so a copied state goes on exactly as the original would.
         twin = Chance.__new__(Chance)
-        twin._rng = self._rng if isinstance(self._rng, secrets.SystemRandom) \
+        twin._rng = self._rng if isinstance(self._rng, random.SystemRandom) \
             else copy.deepcopy(self._rng, memo)
         twin._replay, twin.outcomes = list(self._replay), list(self.outcomes)
         return twin
@@ -363,8 +362,9 @@ class Chance:
 
 
 def live_rng() -> Rng:
-    """The rng of live play: the operating system's, unpredictable and unseedable."""
-    return secrets.SystemRandom()
+    """The rng of live play: the operating system's entropy, unpredictable and unseedable
+    (``secrets.SystemRandom`` is this class; the engine imports no I/O modules)."""
+    return random.SystemRandom()
 
 
 # -- the protocol every game implements ----------------------------------------

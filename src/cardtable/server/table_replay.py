@@ -10,6 +10,7 @@ a computer standing in), ``redeal`` (new options before the first move: a new de
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +72,8 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
         elif event.kind == "action" and event.cmd_id is not None:
             out.misses[seat] = 0
             out.asleep.discard(seat)
+    # Later deals of the rebuilt match come from the live rng, like any live table's.
     out.state = game.replay({"game": record.game, "options": options,
-                             "players": record.players, "chance": chance, "actions": actions})
+                             "players": record.players, "chance": chance, "actions": actions},
+                            secrets.SystemRandom())
     return out
