@@ -26,6 +26,19 @@ def hand_done(conn: Connection) -> bool:
     return conn.view.get("phase") in ("hand_over", "match_over")
 
 
+async def deal_on(server: ServerProcess, a: Connection, b: Connection) -> None:
+    """From the end of a hand, play the next deal and check it is dealt and logged."""
+    server_hand = a.view["hand"]
+    dealer = mover(a, b)
+    await dealer.act({"type": "deal"})
+    await in_step(a, b)
+    assert a.view["hand"] == b.view["hand"] == server_hand + 1
+    assert a.view["phase"] not in ("hand_over", "match_over")
+    # the new deck order is in the log, with the deal that drew it
+    events = await log_of(server, table_id(a))
+    assert events[-1].payload == {"type": "deal"} and events[-1].chance
+
+
 def mover(a: Connection, b: Connection) -> Connection:
     return a if a.my_turn else b
 
@@ -118,6 +131,7 @@ async def test_kill_9_mid_hand(server: ServerProcess) -> None:
         assert a.view["phase"] == b.view["phase"] == "hand_over"
         events = await log_of(server, table_id(a))
         assert len(events) == a.version and events[-1].version == a.version
+        await deal_on(server, a, b)
 
 
 async def in_flight(server: ServerProcess, *, frozen: bool) -> None:
@@ -153,6 +167,8 @@ async def in_flight(server: ServerProcess, *, frozen: bool) -> None:
         await asyncio.wait_for(asyncio.gather(play(a, choose, until=hand_done),
                                               play(b, choose, until=hand_done)), 60)
         assert a.view["phase"] == "hand_over"
+        await b.wait_for(lambda c: c.version == a.version, timeout=10)
+        await deal_on(server, a, b)
         # racing, a connection that read everything before the kill may notice it later
         assert a.reconnects == b.reconnects == 1 if frozen else a.reconnects + b.reconnects >= 1
 
