@@ -342,7 +342,11 @@ def test_the_table_comes_back_after_a_server_crash(browser: Browser, tmp_path: P
         assert player.version() == version
         assert player.hand() == hand
         player.wait_until_ready()
-        player.play_turn()  # and the game goes on
+        player.play_turn()  # and the game goes on, across the next deal
+        player.play_until_hand_over()
+        player.next_hand()
+        assert len(player.hand()) in (10, 11)
+        assert page.locator("#score-history tbody tr").count() >= 1
         context.close()
     finally:
         server.stop()

@@ -17,7 +17,7 @@ from cardtable.store import EventRecord, Store, database_url
 from server_harness import ServerProcess
 from table_life_helpers import quiet_table as new_table
 from table_life_helpers import table_info as info
-from ws_helpers import act, join, recv, recv_type, seated
+from ws_helpers import act, join, play_simply, recv, recv_type, seated
 
 Frame = dict[str, Any]
 EXPRESS: dict[str, Frame] = {"gin": {"deals": 1}, "rummy": {"deals": 1}, "rummy500": {"deals": 1},
@@ -414,6 +414,12 @@ async def test_a_new_deal_is_rebuilt_after_a_restart(restartable: ServerProcess)
     assert info(server, grant["code"])["options"]["target"] == 150
     moved = await first_move(ann, bob, again)  # the rebuilt match plays on
     assert moved["v"] == 2
+    # ... across its next deal, drawn from a live rng after the restart
+    sockets = {0: ann, 1: bob}
+    mover = moved["d"]["view"]["seat"]
+    views = {mover: moved, 1 - mover: await recv_type(sockets[1 - mover], "view")}
+    views = await play_simply(sockets, views, 200, "after", until_hand=2)
+    assert views[0]["d"]["view"]["hand"] == views[1]["d"]["view"]["hand"] == 2
     await ann.close()
     await bob.close()
 

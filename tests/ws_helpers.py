@@ -58,3 +58,27 @@ async def act(ws: ClientConnection, version: int, action: dict[str, Any],
         frame = await recv(ws)
         if frame["t"] == "error" or (frame["t"] == "view" and frame["d"]["ack"] == ref):
             return frame
+
+
+SIMPLE_MOVES = ("pass", "draw_stock", "discard", "deal")
+
+
+async def play_simply(sockets: dict[int, ClientConnection], views: dict[int, dict[str, Any]],
+                      moves: int, prefix: str, until_hand: int | None = None
+                      ) -> dict[int, dict[str, Any]]:
+    """Gin for two open seats: pass, draw from the stock, throw the first card, deal when a
+    hand is over; ``moves`` moves, or fewer once hand ``until_hand`` is dealt. ``views``
+    (seat -> latest view frame) is brought up to date and returned."""
+    for n in range(moves):
+        if until_hand is not None and views[0]["d"]["view"]["hand"] >= until_hand:
+            break
+        seat = views[0]["d"]["view"]["to_act"]
+        legal = views[seat]["d"]["view"]["legal"]
+        move = next(a for a in legal if a["type"] in SIMPLE_MOVES)
+        answer = await act(sockets[seat], views[seat]["v"], move, f"{prefix}{n}")
+        assert answer["t"] == "view", answer
+        views[seat] = answer
+        for other in sockets:
+            while views[other]["v"] < answer["v"]:
+                views[other] = await recv_type(sockets[other], "view")
+    return views
