@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cardtable.store import normalize_url, sqlite_url
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -69,13 +71,27 @@ class ServerProcess:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(10)
 
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
+    def stop(self, timeout: float = 10.0) -> int | None:
+        """SIGTERM, then wait for the graceful shutdown; ``kill -9`` after ``timeout``.
+
+        Returns the exit code (0: a clean stop; negative: killed by that signal), or
+        None if it was never started.
+        """
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(10)
+                self.process.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.kill()
+        return self.process.returncode
+
+    @property
+    def store_url(self) -> str:
+        """The database the server logs to: its DATABASE_URL, else the data dir's SQLite."""
+        return normalize_url(self.env["DATABASE_URL"]) if "DATABASE_URL" in self.env \
+            else sqlite_url(self.data_dir)
 
     def restart(self) -> ServerProcess:
         self.kill()

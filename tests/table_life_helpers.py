@@ -132,6 +132,8 @@ class Player:
             self.last_view = frame
         elif kind == "seats":
             self.seats, self.spectators = data["seats"], data["spectators"]
+        elif kind == "spectators":
+            self.spectators = data["count"]
         elif kind in ("welcome", "table"):
             info = data["table"] if kind == "welcome" else data
             self.seats, self.spectators = info["seats"], info["spectators"]
@@ -177,6 +179,13 @@ class Player:
         if not (self.seats and wanted(self.seats)):
             await self.until_seats(wanted, what, timeout)
         return self.seats
+
+    async def watching(self, count: int, what: str = "the spectator count",
+                       timeout: float = WAIT) -> None:
+        """Read on until the spectator count last told (by a ``spectators``, ``seats``,
+        ``welcome`` or ``table`` frame) is ``count``."""
+        if self.spectators != count:
+            await self.until(lambda f: self.spectators == count, what, timeout)
 
     async def error(self, timeout: float = WAIT) -> Frame:
         return await self.until(lambda f: f["t"] == "error", "error frame", timeout)

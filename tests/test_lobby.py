@@ -364,8 +364,10 @@ def test_lobby_socket_live_updates(client: TestClient) -> None:
         assert first["t"] == "lobby"
         assert [t["code"] for t in first["d"]["tables"]] == ["OLDGIN", "SPADES"]
         ws.send_text('{"t": "hello"}')  # ignored
-        ws.send_text("not json")  # ignored
-        ws.send_bytes(b"\x00")  # ignored
+        ws.send_text("not json")  # answered, but changes nothing
+        ws.send_bytes(b"\x00")
+        for _ in range(2):
+            assert ws.receive_json()["d"]["code"] == "bad_frame"
         ws.send_text('{"t": "ping"}')
         assert ws.receive_json() == {"t": "pong", "v": first["v"], "d": {}}
         assert client.portal is not None

@@ -20,13 +20,13 @@ from cardtable.engine import get_game
 from cardtable.engine.rollback import structural_copy
 from conformance import eager_policy
 
-CASES = {  # game: (options, players) of a match that lasts several hands
-    "gin": ({"target": 500}, 2),
-    "rummy": ({"target": 500, "blocked_hand": "lowest_wins"}, 3),
-    "rummy500": ({"target": 1000}, 3),
+CASES = {  # game: (options, players) of a match of many hands, however they go
+    "gin": ({"deals": 20}, 2),
+    "rummy": ({"deals": 20}, 3),
+    "rummy500": ({"deals": 20}, 3),
     "romme": ({"deals": 12}, 3),
-    "indian": ({"preset": "pool201"}, 3),
-    "spades": ({"target": 1000, "mercy": 1000}, 4),
+    "indian": ({"preset": "deals", "deals": 6}, 3),
+    "spades": ({"deals": 20, "mercy": 0}, 4),
 }
 HAND_ENDS = ("hand_over", "deal_over")
 

@@ -125,9 +125,9 @@ async def test_spectators_are_counted_and_leave_the_seats_alone(
     seats_before = [dict(s) for s in ann.seats]
     assert ann.spectators == 0 and not seats_before[1]["taken"]
     zoe = await watch(life, grant["table_id"], "Zoe")
-    counted = await ann.until(lambda f: f["t"] == "seats" and f["d"]["spectators"] == 1,
-                              "the spectator counted")
-    assert counted["d"]["seats"] == seats_before  # a watcher takes no seat
+    await ann.watching(1, "the spectator counted")
+    assert ann.seats == seats_before  # a watcher takes no seat, and sends no seats frame
+    assert all(f["d"]["spectators"] == 0 for f in ann.frames if f["t"] == "seats")
     assert zoe.spectators == 1 and zoe.seats == seats_before
     assert table_info(life, grant["code"])["spectators"] == 1
     assert zoe.view["seat"] is None and zoe.view["legal"] == []
@@ -136,10 +136,9 @@ async def test_spectators_are_counted_and_leave_the_seats_alone(
     assert bob.spectators == 1
     await zoe.until_seats(lambda s: s[1]["name"] == "Bob" and s[1]["connected"], "Bob")
     await zoe.close()
-    gone = await ann.until(lambda f: f["t"] == "seats" and f["d"]["spectators"] == 0,
-                           "the spectator gone")
-    assert gone["d"]["seats"][0]["connected"] and gone["d"]["seats"][1]["connected"]
-    assert all(s["reconnect_deadline"] is None for s in gone["d"]["seats"])
+    await ann.watching(0, "the spectator gone")
+    assert ann.seats[0]["connected"] and ann.seats[1]["connected"]
+    assert all(s["reconnect_deadline"] is None for s in ann.seats)
     await ann.close()
     await bob.close()
 
@@ -207,7 +206,7 @@ async def test_start_by_the_host_fills_free_seats(life: ServerProcess) -> None: 
 async def test_the_host_forbids_spectators(life: ServerProcess) -> None:  # noqa: F811
     grant, _, ann, bob = await gin_pair(life)
     zoe = await watch(life, grant["table_id"], "Zoe")
-    await ann.until(lambda f: f["t"] == "seats" and f["d"]["spectators"] == 1, "Zoe counted")
+    await ann.watching(1, "Zoe counted")
     await bob.send("settings", {"settings": {"spectators": False}})
     assert (await bob.error())["d"]["code"] == "not_host"
     await ann.send("settings", {"settings": {"spectators": False}})
@@ -236,7 +235,7 @@ async def test_spectators_count_in_seats_frames_and_their_time_passes(
     the reconnect_deadline of a dropped seat is the server's ``now`` plus the grace."""
     grant, other, ann, bob = await gin_pair(life)
     watchers = [await watch(life, grant["table_id"], name) for name in ("Zoe", "Yan")]
-    await ann.until(lambda f: f["t"] == "seats" and f["d"]["spectators"] == 2, "two watching")
+    await ann.watching(2, "two watching")
     before = now_ms()
     await bob.close()
     held = await watchers[0].until_seats(lambda s: not s[1]["connected"], "Bob dropping")

@@ -104,18 +104,42 @@ def play(game: str, preset: str, target: int | None, seed: int | None) -> int:
 def serve(host: str, port: int, data_dir: Path | None) -> int:
     import uvicorn
 
+    from cardtable.server import gc_tuning
     from cardtable.server.app import create_app
     from cardtable.server.config import Settings
 
     settings = Settings.from_env(data_dir)
+    try:
+        freeze, thresholds = gc_tuning.from_env()
+    except ValueError as error:
+        print(f"cardtable serve: error: {error}", file=sys.stderr)
+        return 2
     where = "DATABASE_URL" if settings.database_url else settings.data_dir / "cardtable.db"
     print(f"cardtable {__version__}: open http://{host}:{port}/ in a browser (data: {where})",
           flush=True)
     # Frames over max_frame_bytes close the socket with 1009 inside the websockets library.
-    uvicorn.run(create_app(settings), host=host, port=port, ws="websockets-sansio",
-                ws_max_size=settings.max_frame_bytes, log_level="warning",
-                timeout_graceful_shutdown=3)
-    return 0
+    # proxy_headers=False: uvicorn would believe X-Forwarded-For from 127.0.0.1 by default;
+    # the app reads it itself, from CARDTABLE_TRUSTED_PROXIES only (security.client_address).
+    config = uvicorn.Config(create_app(settings), host=host, port=port, ws="websockets-sansio",
+                            ws_max_size=settings.max_frame_bytes, log_level="warning",
+                            proxy_headers=False, timeout_graceful_shutdown=3)
+    stats_file = gc_tuning.stats_path()  # CARDTABLE_GC_STATS: the collector's pause figures
+    stats = gc_tuning.install_stats(stats_file) if stats_file else None
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            # Start-up is over (modules, database, lobby): freeze it, rarer full passes.
+            print(gc_tuning.apply(freeze, thresholds), flush=True)
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            await super().shutdown(sockets)
+            if stats is not None and stats_file is not None:
+                stats.write(stats_file)
+
+    server = Server(config)
+    server.run()
+    return 0 if server.started else 3
 
 
 def arena(game: str, games: int, players: int, seed: int, preset: str | None,

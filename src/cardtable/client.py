@@ -23,6 +23,8 @@ A :class:`Connection` is driven by one task at a time: every read goes through
 :meth:`Connection.recv`, which also reconnects (with backoff) when the socket
 drops, says ``hello`` again with the seat token, and re-sends an action that
 was not acknowledged yet with the same ``id`` (the server applies it once).
+An ``act`` or ``rematch`` the server could not save (error ``retry``: its database
+hiccuped) is sent again, the same ``id``, after a short backoff, a few times.
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ BACKOFF_FIRST, BACKOFF_MAX = 0.5, 10.0
 # The server closes a socket sending more than 20 frames a second (bursts of 40);
 # the client stays a little below so that network jitter never trips it.
 FRAME_RATE, FRAME_BURST = 18.0, 30
+# Resends after a ``retry`` answer: 0.5 s doubling, ~15 s in all, before giving up.
+RETRY_ATTEMPTS, RETRY_FIRST, RETRY_MAX = 5, 0.5, 8.0
 
 
 class ClientError(Exception):
@@ -418,41 +422,58 @@ class Connection:
             and self.view.get("to_act") == self.seat
 
     async def act(self, action: ActionLike, *, id: str | None = None, version: int | None = None,
-                  timeout: float | None = 30.0) -> Frame:
+                  timeout: float | None = 30.0, retries: int = RETRY_ATTEMPTS) -> Frame:
         """Play ``action`` on the current version; returns the ``view`` frame that acks it.
 
         Raises :class:`ActionRefused` on an ``error`` frame for this ``id``,
-        after reading the snapshot that follows it.
+        after reading the snapshot that follows it. An error ``retry`` (the server
+        could not save the action) is retried up to ``retries`` times with the same
+        id and version, which the server applies at most once; ``timeout`` is per try.
         """
         act_id = id or next(self._ids)
         message = {"t": "act", "v": self.version if version is None else version,
                    "d": {"id": act_id, "action": action_json(action)}}
-        self._pending = message
-        await self._send(message)
-        try:
-            answer = await self._until(lambda f: _answers(f, act_id), timeout)
-        finally:
-            self._pending = None
-        if answer.t == "error":
+        for attempt in itertools.count():
+            self._pending = message
+            await self._send(message)
+            try:
+                answer = await self._until(lambda f: _answers(f, act_id), timeout)
+            finally:
+                self._pending = None
+            if answer.t != "error":
+                return answer
             snapshot = await self._until(lambda f: f.t == "view", timeout)
-            raise ActionRefused(answer, snapshot)
-        return answer
+            if answer.d.get("code") != "retry" or attempt >= retries:
+                raise ActionRefused(answer, snapshot)
+            await _backoff(attempt)
+        raise AssertionError("unreachable")
 
     async def sync(self, timeout: float | None = 30.0) -> Frame:
         """Ask for a fresh snapshot and return it."""
         await self._send({"t": "sync"})
         return await self._until(lambda f: f.t == "view", timeout)
 
-    async def rematch(self, timeout: float | None = 30.0) -> Frame:
-        """Vote for a rematch; returns the view that shows the vote (or the new match)."""
-        await self._send({"t": "rematch"})
+    async def rematch(self, timeout: float | None = 30.0,
+                      retries: int = RETRY_ATTEMPTS) -> Frame:
+        """Vote for a rematch; returns the view that shows the vote (or the new match).
 
+        A vote the server could not save (``retry``) is cast again, up to ``retries``
+        times (a vote counts once however often it is cast).
+        """
         def answered(f: Frame) -> bool:
-            if f.t == "error":
-                raise ActionRefused(f)
-            return f.t == "view" and (self.seat in self.rematch_votes
-                                      or self.view.get("phase") != "match_over")
-        return await self._until(answered, timeout)
+            return f.t == "error" or (f.t == "view" and (
+                self.seat in self.rematch_votes or self.view.get("phase") != "match_over"))
+
+        for attempt in itertools.count():
+            await self._send({"t": "rematch"})
+            answer = await self._until(answered, timeout)
+            if answer.t != "error":
+                return answer
+            if answer.d.get("code") != "retry" or attempt >= retries:
+                raise ActionRefused(answer)
+            await self._until(lambda f: f.t == "view", timeout)  # the snapshot after it
+            await _backoff(attempt)
+        raise AssertionError("unreachable")
 
     async def ping(self, timeout: float | None = 30.0) -> Frame:
         await self._send({"t": "ping"})
@@ -480,6 +501,11 @@ class Pace:
         self.tokens -= 1
 
 
+async def _backoff(attempt: int) -> None:
+    delay = min(RETRY_FIRST * 2 ** attempt, RETRY_MAX)
+    await asyncio.sleep(delay * random.uniform(0.75, 1.25))
+
+
 def _answers(frame: Frame, act_id: str) -> bool:
     """Whether ``frame`` is the server's answer to the act ``act_id``."""
     if frame.t == "view":
@@ -494,8 +520,9 @@ async def play(conn: Connection, choose: Chooser, *,
 
     Whenever the latest view offers this seat legal actions, ``choose(view)``
     (plain or async) picks one.  A ``stale`` or ``not_your_turn`` refusal just
-    means the table moved on (a timer, a reconnect), and ``internal`` that the
-    server could not save the move: the loop looks again.
+    means the table moved on (a timer, a reconnect), and ``retry`` (after the
+    resends :meth:`Connection.act` made) or ``internal`` that the server could
+    not handle the move: the loop waits a moment and looks again.
     """
     played = 0
     while conn.view.get("phase") != "match_over" and not (until and until(conn)):
@@ -510,8 +537,8 @@ async def play(conn: Connection, choose: Chooser, *,
         try:
             await conn.act(choice)
         except ActionRefused as refused:
-            if refused.code == "internal":
-                await asyncio.sleep(0.5)  # the database hiccuped: give it a moment
+            if refused.code in ("retry", "internal"):
+                await asyncio.sleep(1.0)  # the database hiccuped: give it a moment
             elif refused.code not in ("stale", "not_your_turn"):
                 raise
         else:

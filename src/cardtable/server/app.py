@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from fastapi import FastAPI, HTTPException, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocketDisconnect
 
 from ..engine import GAMES, get_game
@@ -21,19 +23,47 @@ from .config import Settings
 from .connection import Connection
 from .lobby import Lobby, install_routes
 from .registry import Registry
-from .security import SECURITY_HEADERS, SlidingWindow, TokenBucket, origin_allowed
+from .security import (
+    SECURITY_HEADERS,
+    SlidingWindow,
+    TokenBucket,
+    client_address,
+    origin_allowed,
+    trusted_networks,
+)
+from .table_commit import SaveFailed
 from .table_presence import CLOSE_NO_SPECTATORS
 
 WEB = Path(__file__).resolve().parents[1] / "web"
 CLOSE_BAD_TOKEN, CLOSE_UNKNOWN_TABLE, CLOSE_RATE = 4003, 4004, 1008
+CLOSE_TRY_LATER = 1013
+CLOSE_SPECTATORS_FULL = 4006
 REFUSALS = {  # why a hello is refused: close code and message
     "bad_token": (CLOSE_BAD_TOKEN, "that seat token is not valid here"),
     "no_spectators": (CLOSE_NO_SPECTATORS, "the host does not allow spectators at this table"),
+    "table_full_spectators": (CLOSE_SPECTATORS_FULL,
+                              "this table has as many spectators as it takes; try again later"),
 }
+
+
+class _ClientFaults(logging.Filter):
+    """uvicorn logs a client's invalid UTF-8 as an error with a traceback (then closes with
+    1007): it is the client's fault, and a client must not fill the log with tracebacks.
+    One warning line says it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.getMessage().startswith("Invalid UTF-8 sequence"):
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+_CLIENT_FAULTS = _ClientFaults()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    logging.getLogger("uvicorn.error").addFilter(_CLIENT_FAULTS)  # once: the same filter
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -53,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=None, redoc_url=None)
     lookups = SlidingWindow(settings.join_limit, settings.join_window)
+    proxies = trusted_networks(settings.trusted_proxies)
 
     @app.middleware("http")
     async def security_headers(request: Request,
@@ -65,9 +96,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         found: Registry = request.app.state.registry
         return found
 
+    def address_of(request: Request | WebSocket) -> str:
+        """Whom to count a request against (see client_address: proxies only if trusted)."""
+        peer = request.client.host if request.client else None
+        return client_address(peer, request.headers.getlist("x-forwarded-for"), proxies)
+
     def limit_lookups(request: Request) -> None:
-        address = request.client.host if request.client else "?"
-        if not lookups.allow(address):
+        """Room codes are short: lookups, joins and quick joins share one budget per
+        address, so codes cannot be guessed by trying them."""
+        if not lookups.allow(address_of(request)):
             raise HTTPException(429, "too many room-code lookups; wait a minute")
 
     # -- pages --------------------------------------------------------------------------------
@@ -141,7 +178,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            token=token, invite_url=f"/t/{table.record.code}").model_dump()
 
     install_routes(app, lambda request: request.app.state.lobby, quick_join,
-                   settings.allowed_origins, max_frame=settings.max_frame_bytes,
+                   settings.allowed_origins, limit=limit_lookups,
+                   max_frame=settings.max_frame_bytes,
                    frame_rate=settings.frame_rate, frame_burst=settings.frame_burst)
 
     @app.exception_handler(RequestValidationError)
@@ -156,6 +194,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": error.detail}, status_code=error.status_code,
                             headers=SECURITY_HEADERS)
 
+    @app.exception_handler(SaveFailed)
+    @app.exception_handler(DBAPIError)
+    async def database_fault(request: Request, error: Exception) -> JSONResponse:
+        # The database is locked, down or unreachable: nothing changed (docs/server.md).
+        return JSONResponse({"detail": "the server cannot reach its database just now; "
+                                       "nothing changed, try again in a moment"},
+                            status_code=503, headers={**SECURITY_HEADERS, "Retry-After": "5"})
+
     # -- the table socket ----------------------------------------------------------------------
 
     @app.websocket("/ws/{table_id}")
@@ -164,7 +210,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=CLOSE_RATE)  # before accept: the handshake gets a 403
             return
         await websocket.accept()
-        table = await registry(websocket).get(table_id)
+        try:
+            table = await registry(websocket).get(table_id)
+        except (SaveFailed, DBAPIError):  # the database is away: clients reconnect later
+            await websocket.close(code=CLOSE_TRY_LATER, reason="database unavailable")
+            return
         if table is None:
             await websocket.close(code=CLOSE_UNKNOWN_TABLE, reason="unknown table")
             return
@@ -181,8 +231,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await websocket.close(code=CLOSE_RATE, reason="too many frames")
                     break
                 try:
-                    frame = p.parse_client_frame(message.get("text") or message.get("bytes")
-                                                 or b"")
+                    text = message.get("text")
+                    frame = p.parse_client_frame(text if text is not None
+                                                 else message.get("bytes") or b"")
                 except p.ProtocolError as error:
                     conn.send(p.frame("error", table.version, p.ErrorData(
                         code=error.code, message=error.message, id=error.ref)))

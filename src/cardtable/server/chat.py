@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 
 MAX_LENGTH = 300
 RATE_MESSAGES, RATE_WINDOW = 5, 10.0
-HISTORY = 50
+HISTORY = 50  # kept per room, in memory and in the database
+MAX_SENDERS = 64  # senders remembered before those quiet for a window are forgotten
 QUICK_PHRASES = ("Good game", "Nice play", "Hurry up?")
 
 
@@ -48,10 +49,12 @@ class Message:
     name: str
     text: str
     at: float  # seconds since the epoch
+    sender: str = ""  # whose limits it counts for ("seat:1", "spectator:7"); never sent
 
     def to_json(self) -> dict[str, object]:
+        # round, not int: a time kept in whole ms reads back as a float a hair below it
         return {"id": self.id, "channel": self.channel, "seat": self.seat, "name": self.name,
-                "text": self.text, "at": int(self.at * 1000)}
+                "text": self.text, "at": round(self.at * 1000)}
 
 
 def clean(text: str) -> str:
@@ -73,6 +76,14 @@ class ChatRoom:
     def post(self, sender: str, seat: int | None, name: str, text: str, channel: str,
              now: float) -> Message:
         """Add a message from ``sender`` (a key per person) or raise :class:`ChatRefused`."""
+        message = self.compose(sender, seat, name, text, channel, now)
+        self.keep(message)
+        return message
+
+    def compose(self, sender: str, seat: int | None, name: str, text: str, channel: str,
+                now: float) -> Message:
+        """The message ``sender`` may post, not yet kept (:meth:`keep` it once it is saved),
+        or :class:`ChatRefused`. The attempt counts against the rate limit either way."""
         text = clean(text)
         if not text:
             raise ChatRefused("chat_empty", "write something first")
@@ -89,11 +100,33 @@ class ChatRoom:
         if self._last.get(sender) == text.casefold():
             raise ChatRefused("chat_repeat", "you just said that")
         recent.append(now)
-        self._last[sender] = text.casefold()
-        message = Message(self._next_id, channel, seat, name, text, now)
-        self._next_id += 1
-        self.rooms.setdefault(channel, deque(maxlen=HISTORY)).append(message)
-        return message
+        if len(self._recent) > MAX_SENDERS:
+            self._forget_quiet(now)
+        return Message(self._next_id, channel, seat, name, text, now, sender)
+
+    def keep(self, message: Message) -> None:
+        """Add a composed (and saved) message to its room's history."""
+        self._last[message.sender] = message.text.casefold()
+        self._next_id = max(self._next_id, message.id + 1)
+        self.rooms.setdefault(message.channel, deque(maxlen=HISTORY)).append(message)
+
+    def restore(self, messages: list[Message]) -> None:
+        """Take back the kept history of a table coming back into memory (oldest first).
+        The players' repeat check goes on from their last lines; spectators are new
+        connections, so theirs starts afresh."""
+        for message in messages:
+            self.keep(message)
+        self._last = {sender: text for sender, text in self._last.items()
+                      if sender.startswith("seat:")}
+
+    def _forget_quiet(self, now: float) -> None:
+        """Drop the limits of senders quiet for a whole window (spectators come and go:
+        a table watched for months must not remember every one of them)."""
+        for sender, times in list(self._recent.items()):
+            if not times or now - times[-1] >= RATE_WINDOW:
+                del self._recent[sender]
+                if not sender.startswith("seat:"):
+                    self._last.pop(sender, None)
 
     def history(self, channels: tuple[str, ...]) -> list[Message]:
         """The kept messages of these rooms, oldest first."""

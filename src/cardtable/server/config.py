@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .security import trusted_networks
+
 
 def default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
@@ -33,9 +35,15 @@ class Settings:
     CARDTABLE_BOT_DELAY        seconds a computer player waits before moving   0.8
     CARDTABLE_ALLOWED_ORIGINS  extra WebSocket Origins, comma-separated        none
     CARDTABLE_FRAME_RATE       frames a second per connection (burst x2)       20
-    CARDTABLE_JOIN_LIMIT       room-code lookups per address per minute        30
+    CARDTABLE_JOIN_LIMIT       room-code lookups and joins per address/minute  30
+    CARDTABLE_TRUSTED_PROXIES  proxies (IPs, CIDRs) whose X-Forwarded-For is   none
+                               believed; comma-separated
+    CARDTABLE_MAX_SPECTATORS   spectators a table takes at once                200
     CARDTABLE_SEAT_GRACE       seconds a dropped person's seat is held         120
     CARDTABLE_TIME_SCALE       multiplies turn times (tests, demos)            1
+    CARDTABLE_EVICT_IDLE       seconds a table nobody is connected to stays    600
+                               in memory (0: for ever)
+    CARDTABLE_EVICT_FINISHED   the same once its match is over (0: for ever)   60
     =========================  ==============================================  =========
     """
 
@@ -50,6 +58,10 @@ class Settings:
     max_frame_bytes: int = 4096
     seat_grace: float = 120.0
     time_scale: float = 1.0
+    trusted_proxies: tuple[str, ...] = ()  # checked by security.trusted_networks
+    max_spectators: int = 200
+    evict_idle: float = 600.0  # see server/table_eviction.py
+    evict_finished: float = 60.0
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None) -> Settings:
@@ -65,4 +77,9 @@ class Settings:
             join_limit=_int("CARDTABLE_JOIN_LIMIT", 30),
             seat_grace=_float("CARDTABLE_SEAT_GRACE", 120.0),
             time_scale=_float("CARDTABLE_TIME_SCALE", 1.0),
+            trusted_proxies=tuple(str(n) for n in trusted_networks(
+                os.environ.get("CARDTABLE_TRUSTED_PROXIES", "").split(","))),
+            max_spectators=_int("CARDTABLE_MAX_SPECTATORS", 200),
+            evict_idle=_float("CARDTABLE_EVICT_IDLE", 600.0),
+            evict_finished=_float("CARDTABLE_EVICT_FINISHED", 60.0),
         )

@@ -35,6 +35,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..engine import GAMES
 from ..store import Store, TableRecord
+from . import protocol as p
 from .security import TokenBucket, origin_allowed
 from .table import stored_info
 
@@ -217,6 +218,9 @@ class Lobby:
         return json.dumps({"t": "lobby", "v": self.version, "d": {"tables": self.entries()}},
                           separators=(",", ":"))
 
+    def _reply(self, kind: str, data: dict[str, JSON]) -> str:
+        return json.dumps({"t": kind, "v": self.version, "d": data}, separators=(",", ":"))
+
     def _changed(self) -> None:
         self._sorted = None
         if self._closed:
@@ -268,9 +272,15 @@ class Lobby:
                 if not bucket.take():
                     await websocket.close(code=CLOSE_RATE, reason="too many frames")
                     break
-                if text is not None and _is_ping(text):
-                    subscriber.push(json.dumps({"t": "pong", "v": self.version, "d": {}},
-                                               separators=(",", ":")))
+                try:
+                    data = p.decode_json(text if text is not None
+                                         else message.get("bytes") or b"")
+                except p.ProtocolError as error:
+                    subscriber.push(self._reply("error", {"code": error.code,
+                                                          "message": error.message}))
+                    continue
+                if data.get("t") == "ping":
+                    subscriber.push(self._reply("pong", {}))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -302,14 +312,6 @@ class Lobby:
         self._subscribers.clear()
 
 
-def _is_ping(text: str) -> bool:
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("t") == "ping"
-
-
 # -- HTTP and WebSocket routes -----------------------------------------------------------------
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
@@ -327,12 +329,14 @@ Join = Callable[[str, str], Awaitable[dict[str, JSON] | None]]
 
 
 def install_routes(app: FastAPI, lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
-                   allowed_origins: Iterable[str] = (), *, max_frame: int = MAX_FRAME,
+                   allowed_origins: Iterable[str] = (), *,
+                   limit: Callable[[Request], None] | None = None, max_frame: int = MAX_FRAME,
                    frame_rate: float = 20.0, frame_burst: int = 40) -> None:
     """Add ``GET /api/lobby``, ``POST /api/lobby/quick-join`` and ``WS /ws/lobby`` to ``app``.
 
     ``join(code, name)`` seats a person at a table: the SeatGrant dict, or None when no
-    seat was free any more. The routes go before the app's other routes.
+    seat was free any more. ``limit(request)`` raises HTTP 429 when the client's address
+    has joined too often. The routes go before the app's other routes.
     """
     origins = tuple(allowed_origins)
     existing = len(app.router.routes)
@@ -343,6 +347,8 @@ def install_routes(app: FastAPI, lobby_of: Callable[[Request | WebSocket], Lobby
 
     @app.post("/api/lobby/quick-join")
     async def quick_join(body: QuickJoin, request: Request) -> dict[str, JSON]:
+        if limit is not None:
+            limit(request)
         if body.game is not None and body.game not in GAMES:
             raise HTTPException(422, f"game: unknown game {body.game[:32]!r}")
         for code in lobby_of(request).quick_join_candidates(body.game, body.players):

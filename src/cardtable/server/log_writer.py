@@ -4,6 +4,12 @@ Every action must be durable before it is acknowledged, and a commit (an fsync) 
 same for one row as for a hundred. So tables hand their events to one writer task and
 wait; it commits everything pending in one transaction. Under load, throughput grows with
 the batch instead of being capped at one table's commit rate.
+
+A batch that breaks a constraint is retried event by event, so that only the table whose
+event is wrong hears of it. A batch the database could not take at all (it is locked,
+down, or the connection died) fails as a whole, at once: trying each event again would
+only multiply the wait by the batch's size. The writer itself never dies of a failure:
+every waiting table gets its event's outcome, and the next batch is tried afresh.
 """
 
 from __future__ import annotations
@@ -11,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+
+from sqlalchemy.exc import IntegrityError
 
 from ..store import EventRecord, Store
 
@@ -52,24 +60,43 @@ class LogWriter:
             self._wake.clear()
             while self._pending:
                 batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-                await self._commit(batch)
+                try:
+                    await self._commit(batch)
+                except Exception as error:  # a bug here must not stop every table's log
+                    log.exception("the log writer failed on a batch of %d", len(batch))
+                    _settle(batch, error)
 
     async def _commit(self, batch: list[tuple[str, EventRecord, asyncio.Future[None]]]) -> None:
         try:
             await self.store.append_events([(table_id, event) for table_id, event, _ in batch])
-        except Exception:
-            # Something in the batch is wrong (or the database hiccuped): one by one, so
-            # each table learns about its own event only.
+        except IntegrityError:
+            # Some event of the batch is wrong: one by one, so each table learns about its
+            # own event only.
             for table_id, event, done in batch:
                 try:
                     await self.store.append_event(table_id, event)
                 except Exception as error:
-                    done.set_exception(error)
+                    _settle([(table_id, event, done)], error)
                 else:
-                    done.set_result(None)
+                    _settle([(table_id, event, done)])
+            return
+        except Exception as error:
+            log.warning("could not commit %d events: %r", len(batch), error)
+            _settle(batch, error)
             return
         self.batches += 1
         self.events += len(batch)
-        for _, _, done in batch:
-            if not done.done():
-                done.set_result(None)
+        _settle(batch)
+
+
+def _settle(batch: list[tuple[str, EventRecord, asyncio.Future[None]]],
+            error: BaseException | None = None) -> None:
+    """Tell each waiting table its event's outcome (a table stopped meanwhile no longer
+    waits: its future is cancelled)."""
+    for _, _, done in batch:
+        if done.done():
+            continue
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)

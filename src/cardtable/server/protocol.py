@@ -9,11 +9,24 @@ of bad input into a :class:`ProtocolError` with a code the client can act on.
 Traceback (most recent call last):
 ...
 cardtable.server.protocol.ProtocolError: unknown_type: unknown frame type 'dance'
+
+Hostile text is refused before it can cost anything: nesting deeper than
+:data:`MAX_DEPTH` is found by a linear scan before ``json.loads`` (whose recursion
+would otherwise overflow the stack on 2,000 brackets), and what JSON allows but a
+frame has no use for (NaN, numbers beyond 2^53 or out of range, duplicate keys,
+lone surrogates) is refused by name rather than passed on.
+
+>>> decode_json('[' * 2000 + ']' * 2000)
+Traceback (most recent call last):
+...
+cardtable.server.protocol.ProtocolError: bad_frame: the frame is nested deeper than 32 levels
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
@@ -137,16 +150,115 @@ CLIENT_TYPES = ("hello", "act", "sync", "rematch", "ping", "start", "resume", "l
                 "settings", "chat", "mute", "end")
 
 
+MAX_DEPTH = 32  # arrays and objects inside each other; a real frame needs about 4
+MAX_INT = 2 ** 53  # what a browser's numbers hold exactly
+_STRUCTURE = re.compile(r'[\[\]{}"\\]')
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    r"""Whether JSON ``text`` nests arrays and objects more than ``limit`` deep; brackets
+    inside strings do not count. One pass, no recursion; malformed text gets some answer
+    and ``json.loads`` refuses it anyway.
+
+    >>> too_deep('{"d": {"a": [[1]]}}', 3), too_deep('{"d": {"a": [[1]]}}', 4)
+    (True, False)
+    >>> too_deep(r'["[[[[", "\"[[[[\\", "["]', 2)
+    False
+    """
+    if text.count("[") + text.count("{") <= limit:  # the usual frame: nothing to scan
+        return False
+    depth, in_string, skip = 0, False, -1
+    for match in _STRUCTURE.finditer(text):
+        at, char = match.start(), match.group()
+        if at == skip:  # the character after a backslash in a string
+            continue
+        if in_string:
+            if char == "\\":
+                skip = at + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _refuse(message: str) -> ProtocolError:
+    return ProtocolError("bad_frame", message)
+
+
+def _object(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    out = dict(pairs)
+    if len(out) != len(pairs):  # which one a parser keeps differs: say so, keep none
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _refuse(f"the key {key[:32]!r} appears twice in one object")
+            seen.add(key)
+    return out
+
+
+def _int(digits: str) -> int:
+    if len(digits) > 20 or abs(value := int(digits)) > MAX_INT:
+        raise _refuse("an integer is beyond ±2^53")
+    return value
+
+
+def _float(digits: str) -> float:
+    value = float(digits)
+    if not math.isfinite(value):
+        raise _refuse(f"the number {digits[:16]} is out of range")
+    return value
+
+
+def _constant(name: str) -> float:
+    raise _refuse(f"{name} is not a JSON number")
+
+
+def _no_surrogates(value: JSON) -> None:
+    """Refuse a lone ``\\ud800``-style escape: it is no character, and encoding it fails."""
+    if isinstance(value, str):
+        if not value.isascii() and _SURROGATE.search(value):
+            raise _refuse("a string holds a lone UTF-16 surrogate")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _no_surrogates(key)
+            _no_surrogates(item)
+    elif isinstance(value, list):
+        for item in value:
+            _no_surrogates(item)
+
+
+def decode_json(text: str | bytes) -> dict[str, JSON]:
+    """One inbound frame's JSON object, or :class:`ProtocolError` ``bad_frame`` saying
+    what is wrong with it (the table socket and the lobby socket both use this)."""
+    if isinstance(text, bytes):
+        raise _refuse("frames are JSON text, not binary")
+    if too_deep(text):
+        raise _refuse(f"the frame is nested deeper than {MAX_DEPTH} levels")
+    try:
+        data = json.loads(text, object_pairs_hook=_object, parse_int=_int,
+                          parse_float=_float, parse_constant=_constant)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError):
+        raise _refuse("the frame is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise _refuse("a frame is a JSON object {\"t\", \"v\", \"d\"}")
+    if "\\u" in text:  # only an escape can make a surrogate: valid UTF-8 has none
+        _no_surrogates(data)
+    return data
+
+
 def parse_client_frame(text: str | bytes) -> AnyClientFrame:
     """Decode one inbound frame or raise :class:`ProtocolError`."""
-    if isinstance(text, bytes):
-        raise ProtocolError("bad_frame", "frames are JSON text, not binary")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise ProtocolError("bad_frame", "the frame is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_frame", "a frame is a JSON object {\"t\", \"v\", \"d\"}")
+    data = decode_json(text)
     kind = data.get("t")
     if not isinstance(kind, str):
         raise ProtocolError("bad_frame", "a frame needs a type 't'")
@@ -235,6 +347,10 @@ class SeatsData(BaseModel):
     seats: list[SeatInfo]
     spectators: int = 0
     now: int = 0
+
+
+class SpectatorsData(BaseModel):
+    count: int  # watching now
 
 
 class ChatMessage(BaseModel):

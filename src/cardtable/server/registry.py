@@ -1,8 +1,15 @@
-"""The live tables of this process: created here, or loaded from the log on first use."""
+"""The live tables of this process: created here, or loaded from the log on first use.
+
+Tables leave memory again when nobody uses them (``table_eviction``): a sweeper offers
+each idle table an eviction, and the next lookup, join or hello loads it back.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -16,15 +23,29 @@ from .table import Table, rebuild
 from .table_presence import COMPUTER_NAME
 from .table_settings import TableSettings
 
+log = logging.getLogger("cardtable.registry")
+SWEEP_MIN, SWEEP_MAX = 0.05, 30.0  # seconds between looks for idle tables
+
+
+def sweep_interval(settings: Settings) -> float | None:
+    """How often to look for idle tables: a quarter of the shorter wait (None: never)."""
+    waits = [wait for wait in (settings.evict_idle, settings.evict_finished) if wait > 0]
+    return min(SWEEP_MAX, max(SWEEP_MIN, min(waits) / 4)) if waits else None
+
 
 class Registry:
     def __init__(self, store: Store, settings: Settings,
                  notify: Callable[[Table], None] | None = None):
         self.store, self.settings, self.notify = store, settings, notify
+        self.boot = secrets.token_hex(8)  # this process, on what its tables write at eviction
         self._tables: dict[str, Table] = {}
         self.log_writer = LogWriter(store)
         self.log_writer.start()
-        self._loading: dict[str, asyncio.Lock] = {}
+        # Loads under way (one per table however many ask at once), forgotten when done.
+        self._loading: dict[str, asyncio.Task[Table | None]] = {}
+        interval = sweep_interval(settings)
+        self._sweeper = None if interval is None else asyncio.create_task(
+            self._sweep(interval), name="table sweeper")
 
     async def create(self, game_name: str, options: dict[str, Any], opponent: str,
                      name: str, players: int | None = None,
@@ -69,7 +90,8 @@ class Registry:
         else:
             raise RuntimeError("could not find a free room code")
         table = Table(record=record, state=state, version=0, store=self.store,
-                      settings=self.settings, log_writer=self.log_writer, notify=self.notify)
+                      settings=self.settings, log_writer=self.log_writer, notify=self.notify,
+                      home=self)
         self._tables[record.table_id] = table
         table.start()
         if self.notify is not None:
@@ -77,15 +99,46 @@ class Registry:
         return table, 0, token
 
     async def get(self, table_id: str) -> Table | None:
+        """The table in memory, loaded from the log if need be; None if there is none."""
         table = self._tables.get(table_id)
         if table is not None:
             return table
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:  # two sockets arriving at once must not build two actors
-            table = self._tables.get(table_id)
-            if table is None:
-                table = await self._load(table_id)
-        return table
+        loading = self._loading.get(table_id)
+        if loading is None:  # two sockets arriving at once must not build two actors
+            loading = asyncio.create_task(self._load(table_id), name=f"load {table_id}")
+            self._loading[table_id] = loading
+            loading.add_done_callback(functools.partial(self._loaded, table_id))
+        # Shielded: a caller that gives up (its socket closed) leaves the load to the others.
+        return await asyncio.shield(loading)
+
+    def _loaded(self, table_id: str, task: asyncio.Task[Table | None]) -> None:
+        if self._loading.get(table_id) is task:
+            del self._loading[table_id]
+        if not task.cancelled():
+            task.exception()  # seen here: nobody may be left waiting for it
+
+    async def revive(self, table_id: str) -> Table | None:
+        """A table evicted while someone was about to use it: in memory again."""
+        return await self.get(table_id)
+
+    def evicted(self, table: Table) -> None:
+        if self._tables.get(table.table_id) is table:
+            del self._tables[table.table_id]
+            log.info("table %s left memory", table.table_id)
+
+    def __contains__(self, table_id: str) -> bool:
+        """Whether the table is in memory now."""
+        return table_id in self._tables
+
+    async def _sweep(self, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            self._offer_evictions()
+
+    def _offer_evictions(self) -> None:
+        # A function of its own: a loop variable in _sweep would hold a table while it sleeps.
+        for table in list(self._tables.values()):
+            table.offer_eviction()
 
     async def by_code(self, code: str) -> Table | None:
         record = await self.store.get_table_by_code(code.strip().upper())
@@ -96,15 +149,25 @@ class Registry:
         if record is None:
             return None
         events = await self.store.load_events(table_id)
+        chat = await self.store.load_chat(table_id)
         table = Table.from_log(record, rebuild(record, events),
                                events[-1].version if events else 0, store=self.store,
                                settings=self.settings, log_writer=self.log_writer,
-                               notify=self.notify)
+                               notify=self.notify, home=self)
+        table.restore_chat(chat)
         self._tables[table_id] = table
         table.start(loaded=True)
         return table
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for loading in list(self._loading.values()):
+            loading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await loading
         for table in list(self._tables.values()):
             await table.stop()
         self._tables.clear()

@@ -1,13 +1,15 @@
-"""Seat tokens, Origin checks, rate limits and the headers every page carries."""
+"""Seat tokens, Origin checks, client addresses, rate limits and the headers every page
+carries."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: codes are read aloud
@@ -64,6 +66,82 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str] = ()) -> b
     host = headers.get("host", "")
     parts = urlsplit(origin)
     return parts.scheme in ("http", "https") and bool(host) and parts.netloc.lower() == host.lower()
+
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def trusted_networks(entries: Iterable[str]) -> tuple[Network, ...]:
+    """The proxies named in ``CARDTABLE_TRUSTED_PROXIES``: addresses or CIDR blocks.
+
+    >>> [str(n) for n in trusted_networks(["127.0.0.1", " 10.0.0.0/8 ", "", "::1"])]
+    ['127.0.0.1/32', '10.0.0.0/8', '::1/128']
+    >>> trusted_networks(["localhost"])
+    Traceback (most recent call last):
+    ...
+    ValueError: CARDTABLE_TRUSTED_PROXIES: 'localhost' is not an IP address or CIDR block
+    """
+    out = []
+    for entry in (e.strip() for e in entries):
+        if not entry:
+            continue
+        try:
+            out.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"CARDTABLE_TRUSTED_PROXIES: {entry!r} is not an IP address "
+                             "or CIDR block") from None
+    return tuple(out)
+
+
+def _address(text: str) -> Address | None:
+    """An address as proxies write it: bare, or with a port (``1.2.3.4:80``, ``[::1]:80``);
+    an IPv4 address mapped into IPv6 is the IPv4 address."""
+    text = text.strip()
+    if text.startswith("["):
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:
+        text = text.partition(":")[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def client_address(peer: str | None, forwarded_for: Sequence[str],
+                   trusted: Sequence[Network]) -> str:
+    """The address a client's requests are counted against.
+
+    The socket's ``peer``, unless the peer is a trusted proxy: then ``X-Forwarded-For``
+    (every such header, in order) is read from the right, each trusted hop skipped, and
+    the first untrusted address is the client. Everything left of that was written by the
+    client itself and proves nothing. Without trusted proxies the header is never read.
+
+    >>> lb = trusted_networks(["127.0.0.1", "10.0.0.0/8"])
+    >>> client_address("127.0.0.1", ["6.6.6.6"], ())   # nobody trusted: a forged header
+    '127.0.0.1'
+    >>> client_address("127.0.0.1", ["6.6.6.6, 203.0.113.7, 10.1.2.3"], lb)
+    '203.0.113.7'
+    >>> client_address("198.51.100.2", ["203.0.113.7"], lb)   # not from our proxy
+    '198.51.100.2'
+    """
+    current = _address(peer) if peer else None
+    if current is None:
+        return peer or "?"  # not an IP (an in-process test client): count it as it is
+    if not any(current in network for network in trusted):
+        return str(current)
+    hops = [hop for header in forwarded_for for hop in header.split(",")]
+    for hop in reversed(hops):
+        address = _address(hop)
+        if address is None:  # garbage where a proxy's address should be: trust stops here
+            break
+        current = address
+        if not any(current in network for network in trusted):
+            break
+    return str(current)
 
 
 class TokenBucket:

@@ -4,7 +4,8 @@ Every change of the match goes the same way: validate, ``engine.apply``,
 append the event (with the chance outcomes it drew) to the log and commit,
 then send each connection its own ``view(seat)``.  Nothing is acknowledged or
 broadcast before the commit; if the commit fails the table is rebuilt from
-the log, so memory never runs ahead of what is durable.
+the log, so memory never runs ahead of what is durable (``table_commit``: database
+faults, and answering every command whatever goes wrong).
 
 The actor's other duties live beside it: ``table_turns`` (the turn clock, timeouts,
 computer moves), ``table_presence`` (seats, connections, the grace period, leaving) and
@@ -19,6 +20,7 @@ import functools
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +33,8 @@ from .chat import ChatRoom
 from .config import Settings
 from .connection import Connection
 from .log_writer import LogWriter
+from .table_commit import CommitMixin, SaveFailed, needs_log
+from .table_eviction import EvictionMixin, Home
 from .table_presence import PresenceMixin, SeatPresence, host_of
 from .table_replay import Replayed, rebuild
 from .table_settings import TableSettings, is_express
@@ -88,7 +92,7 @@ class _Command:
 
 
 @dataclass
-class Table(TurnsMixin, PresenceMixin, TalkMixin):
+class Table(CommitMixin, TurnsMixin, PresenceMixin, TalkMixin, EvictionMixin):
     """A live table: its record, match state, version and connections."""
 
     record: TableRecord
@@ -105,6 +109,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
     moves: int = 0  # moves in the current match: its rules may change while there are none
     notify: Callable[[Table], None] | None = None  # the lobby hears of every change
     options: dict[str, Any] = field(default_factory=dict)  # the rules of this (or the next) match
+    home: Home | None = None  # the registry: told when the table leaves memory
 
     def __post_init__(self) -> None:
         self.options = self.options or dict(self.record.options)
@@ -115,6 +120,11 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         self.chat = ChatRoom()
         self.table_settings: TableSettings = settings_of(self.record)
         self.presence: list[SeatPresence] = [SeatPresence() for _ in self.record.seats]
+        for seat, muted in self.record.mutes.items():
+            if 0 <= int(seat) < len(self.presence):
+                self.presence[int(seat)].mutes = set(muted)
+        self._touched = time.monotonic()  # idle from its creation or load
+        self._waiting = []
 
     @classmethod
     def from_log(cls, record: TableRecord, replayed: Replayed, version: int,
@@ -137,7 +147,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
 
     def start(self, loaded: bool = False) -> None:
         self._task = asyncio.create_task(self._run(), name=f"table {self.table_id}")
-        if loaded:
+        if loaded and not self._restore_runtime():  # back from eviction, or a fresh load
             self._hold_all_seats()
         self._next_turn()
 
@@ -154,26 +164,35 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         while True:
             command = await self._inbox.get()
             try:
+                # A commit that failed while the log could not be read may have landed:
+                # the log is read again before anything else is written. (Reading goes
+                # on from memory: it is at most that one commit behind the log.)
+                if self._suspect and needs_log(command) and not await self._reload():
+                    raise SaveFailed("the database cannot be reached")
                 result = await getattr(self, f"_on_{command.kind}")(command)
                 if command.done is not None and not command.done.done():
                     command.done.set_result(result)
             except Exception as error:  # one bad command must not kill the table
-                log.exception("table %s: %s failed", self.table_id, command.kind)
-                if command.done is not None and not command.done.done():
-                    command.done.set_exception(error)
+                try:
+                    await self._failed(command, error)
+                except Exception:  # not even an answer: the table must live on
+                    log.exception("table %s: could not answer a failed %s", self.table_id,
+                                  command.kind)
 
     def _post(self, kind: str, data: Any = None) -> None:
-        """Queue a command of the table's own (a timer went off)."""
-        self._inbox.put_nowait(_Command(kind, data=data))
+        """Queue a command of the table's own (a timer went off); an evicted table has
+        none: the table loaded again sets its own timers."""
+        if not self.evicted:
+            self._enqueue(_Command(kind, data=data))
 
     async def _ask(self, kind: str, **fields: Any) -> Any:
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._inbox.put_nowait(_Command(kind, done=done, **fields))
+        self._enqueue(_Command(kind, done=done, **fields))
         return await done
 
     def submit(self, conn: Connection, frame: Any) -> None:
         """Queue a frame from a connection (answers go to the connection)."""
-        self._inbox.put_nowait(_Command("frame", conn=conn, frame=frame))
+        self._enqueue(_Command("frame", conn=conn, frame=frame))
 
     async def join(self, name: str, seat: int | None = None) -> tuple[int, str] | str:
         """Take a free seat (the first, or ``seat``): (seat, token), or why not."""
@@ -186,7 +205,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         return refused
 
     def detach(self, conn: Connection) -> None:
-        self._inbox.put_nowait(_Command("detach", conn=conn))
+        self._enqueue(_Command("detach", conn=conn))
 
     async def info(self) -> p.TableInfo:
         info: p.TableInfo = await self._ask("info")
@@ -251,6 +270,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         else:
             text = p.frame("seats", self.version, p.SeatsData(
                 seats=self._seat_infos(), spectators=self._spectators(), now=now_ms()))
+        self._watchers_told = self._spectators()  # the count went out with the seats
         for conn in list(self.connections):
             conn.send(text)
         if self.notify is not None:
@@ -327,7 +347,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         event = EventRecord(version=self.version + 1, kind=kind, seat=seat, cmd_id=ref,
                             payload=action.to_json(),
                             chance=self.state.chance_outcomes()[drawn:])
-        if not await self._commit(event, conn, ref):
+        if not await self._commit(event, conn, ref, functools.partial(self._undo_move, drawn)):
             return False
         self.moves += 1
         self._last_move = (seat, action.type)
@@ -339,27 +359,6 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         if self.state.is_over():
             self._seats_changed()
         return True
-
-    async def _commit(self, event: EventRecord, conn: Connection | None, ref: str | None) -> bool:
-        """Append to the log; on failure rebuild from the log and tell the sender."""
-        was_over = self.state.is_over()
-        try:
-            await self.log_writer.append(self.table_id, event)
-            self.version = event.version
-            if self.state.is_over() != was_over:
-                await self.store.update_table(self.table_id, status=self._status())
-                self.record.status = self._status()
-            return True
-        except Exception:
-            log.exception("table %s: could not log version %s", self.table_id, event.version)
-            events = await self.store.load_events(self.table_id)
-            replayed = rebuild(self.record, events)
-            self.state, self.commands = replayed.state, replayed.commands
-            self.moves, self.ended = replayed.moves, replayed.ended
-            self.version = events[-1].version if events else 0
-            if conn is not None:
-                self._error(conn, "internal", "the server could not save that; try again", ref)
-            return False
 
     async def _rematch(self, conn: Connection) -> None:
         if conn.seat is None:
@@ -377,8 +376,8 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
         event = EventRecord(version=self.version + 1, kind="rematch", seat=conn.seat,
                             cmd_id=None, payload={"options": self.options},
                             chance=fresh.chance_outcomes())
-        if not await self._commit(event, conn, None):
-            self.state = previous
+        if not await self._commit(event, conn, None,
+                                  functools.partial(setattr, self, "state", previous)):
             return
         self.rematch_votes.clear()
         self.end_votes.clear()
@@ -387,8 +386,7 @@ class Table(TurnsMixin, PresenceMixin, TalkMixin):
             presence.timeouts = presence.misses = 0
             if presence.standin == "timeouts":
                 presence.standin = None
-        await self.store.update_table(self.table_id, status=self._status())
-        self.record.status = self._status()
+        await self._settle_row()  # the event is logged: a failure here only delays the row
         self._next_turn()
         self._broadcast([], None, None)
         self._seats_changed()

@@ -4,6 +4,10 @@ A person whose last connection closes keeps the seat for a grace period; then a 
 plays it until the person says hello again with the seat token, from any browser. A
 wrong token is refused before anything here runs, so it can neither free, take nor
 delay a held seat. Leaving on purpose hands the seat to a computer for good.
+
+Spectators are many and take no seat: at most ``Settings.max_spectators`` at once, and
+their comings and goings reach the others as a count (a ``spectators`` frame at most
+once per :data:`SPECTATOR_INTERVAL`), never as a ``seats`` frame each.
 """
 
 # mypy: disable-error-code="misc"
@@ -18,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..store import SeatRecord
 from . import protocol as p
 from .security import hash_token, new_token, token_matches
+from .table_commit import SaveFailed
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -25,6 +30,7 @@ if TYPE_CHECKING:
 
 COMPUTER_NAME = "Computer"
 CLOSE_NO_SPECTATORS = 4005
+SPECTATOR_INTERVAL = 1.0  # seconds between spectator counts: a crowd costs one frame a second
 
 
 @dataclass
@@ -51,17 +57,23 @@ def host_of(seats: list[SeatRecord]) -> int | None:
 
 
 class PresenceMixin:
+    _watchers_told: int = 0  # the spectator count everyone was last sent
+    _watchers_sent_at: float = float("-inf")  # event loop time of that frame
+    _watchers_due: asyncio.TimerHandle | None = None  # a count waits to go out
+
     def _connected(self: Table, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
 
-    def _hold_seat(self: Table, seat: int) -> None:
-        """The seat's person is gone: hold the seat for the grace period."""
+    def _hold_seat(self: Table, seat: int, until: float | None = None) -> None:
+        """The seat's person is gone: hold the seat for the grace period (or ``until``
+        that deadline, one it had before the table left memory)."""
         presence = self.presence[seat]
         presence.cancel_grace()
-        grace = self.settings.seat_grace
-        presence.reconnect_deadline = time.time() + grace
+        presence.reconnect_deadline = (until if until is not None
+                                       else time.time() + self.settings.seat_grace)
         loop = asyncio.get_running_loop()
-        presence._grace = loop.call_later(grace, lambda: self._post("grace", seat))
+        presence._grace = loop.call_later(max(0.0, presence.reconnect_deadline - time.time()),
+                                          lambda: self._post("grace", seat))
 
     async def _on_grace(self: Table, command: Any) -> None:
         seat = command.data
@@ -92,10 +104,15 @@ class PresenceMixin:
         return free[0].seat, token
 
     async def _save_seats(self: Table, seats: list[SeatRecord]) -> None:
+        """Save the seats (the row is their only record); SaveFailed if the database does
+        not take them, and then nothing changed."""
         status = "waiting" if any(s.name is None for s in seats) else "playing"
         if self.state.is_over() or self.ended:
             status = "over"
-        await self.store.update_table(self.table_id, seats=seats, status=status)
+        try:
+            await self.store.update_table(self.table_id, seats=seats, status=status)
+        except Exception as error:
+            raise SaveFailed(f"the seats could not be saved: {error!r}") from error
         self.record.seats = seats  # only once it is saved
         self.record.status = status
 
@@ -106,6 +123,8 @@ class PresenceMixin:
         if hello.d.spectate and hello.d.token is None:
             if not self.table_settings.spectators:
                 return "no_spectators"
+            if self._spectators() >= self.settings.max_spectators:
+                return "table_full_spectators"  # a seat token is never refused for this
             conn.seat = None
             conn.name = hello.d.name or f"Spectator {conn.number}"
         else:
@@ -123,6 +142,11 @@ class PresenceMixin:
         welcome = p.WelcomeData(seat=conn.seat, role="spectator" if conn.seat is None
                                 else "player", table=self.table_info())
         conn.send(p.frame("welcome", self.version, welcome))
+        if conn.seat is None:  # a spectator changes no seat, turn nor clock
+            self._snapshot(conn)
+            self._send_chat_history(conn)
+            self._spectators_changed()
+            return None
         self._refresh(exclude=conn)
         self._snapshot(conn)
         self._send_chat_history(conn)
@@ -135,11 +159,38 @@ class PresenceMixin:
             return
         self.connections.discard(conn)
         seat = conn.seat
-        if seat is not None and self.record.seats[seat].kind == "human" \
-                and not self._connected(seat):
+        if seat is None:
+            return self._spectators_changed()
+        if self.record.seats[seat].kind == "human" and not self._connected(seat):
             self._hold_seat(seat)
         self._seats_changed()
         self._refresh()
+
+    def _spectators_changed(self: Table) -> None:
+        """A spectator came or went: everyone hears the count, the first change at once,
+        the rest of a burst together at most one interval later."""
+        if self._watchers_due is not None:
+            return  # the frame on its way will carry this change too
+        loop = asyncio.get_running_loop()
+        wait = self._watchers_sent_at + SPECTATOR_INTERVAL - loop.time()
+        if wait <= 0:
+            self._send_spectators()
+        else:  # through the inbox, like every timer: the actor sends it in turn
+            self._watchers_due = loop.call_later(wait, self._post, "spectators")
+
+    async def _on_spectators(self: Table, _: Any) -> None:
+        self._watchers_due = None
+        self._send_spectators()
+
+    def _send_spectators(self: Table) -> None:
+        count = self._spectators()
+        if count == self._watchers_told:
+            return  # came and went within the interval, or a seats frame told it already
+        self._watchers_told = count
+        self._watchers_sent_at = asyncio.get_running_loop().time()
+        text = p.frame("spectators", self.version, p.SpectatorsData(count=count))
+        for conn in list(self.connections):
+            conn.send(text)
 
     def _hold_all_seats(self: Table) -> None:
         """A table loaded from the log: nobody is connected yet, every person gets the

@@ -50,6 +50,7 @@ def now_ms() -> int:
 class TurnsMixin:
     _clock: TurnClock | None = None
     _last_move: tuple[int | None, str] = (None, "")  # who moved last, and what kind of move
+    _bot_timer: asyncio.TimerHandle | None = None  # a computer's move on its way
     _rng: random.Random
 
     def _computer_plays(self: Table, seat: int) -> bool:
@@ -128,7 +129,7 @@ class TurnsMixin:
         if {a.type for a in self.state.legal_actions()} == {"deal"}:
             delay *= 5  # leave people time to read the showdown before the next deal
         loop = asyncio.get_running_loop()
-        loop.call_later(delay, lambda: self._post("bot", version))
+        self._bot_timer = loop.call_later(delay, lambda: self._post("bot", version))
 
     def _computer_move(self: Table, seat: int) -> Action:
         """The move of the computer playing ``seat`` (at its level; stand-ins play well)."""

@@ -21,6 +21,7 @@
 from cardtable.store.database import Store
 from cardtable.store.engine import database_url, normalize_url, sqlite_url
 from cardtable.store.records import (
+    ChatRecord,
     CodeTaken,
     DuplicateCommand,
     EventRecord,
@@ -33,6 +34,7 @@ from cardtable.store.records import (
 )
 
 __all__ = [
+    "ChatRecord",
     "CodeTaken",
     "DuplicateCommand",
     "EventRecord",

@@ -1,4 +1,4 @@
-"""The Store: tables and their append-only event logs, on SQLite or PostgreSQL.
+"""The Store: tables, their append-only event logs and their chat, on SQLite or PostgreSQL.
 
 Every method is one transaction, committed before it returns. ``append_event`` is what the
 server's durability rests on: once it returns, the event is on disk (SQLite: WAL with
@@ -10,14 +10,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row, func, insert, select, update
+from sqlalchemy import Row, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardtable.store.engine import create_engine, normalize_url, writer
 from cardtable.store.migrate import upgrade
-from cardtable.store.models import card_tables, table_events
+from cardtable.store.models import card_tables, chat_messages, table_events
 from cardtable.store.records import (
+    ChatRecord,
     CodeTaken,
     DuplicateCommand,
     EventRecord,
@@ -105,9 +106,11 @@ class Store:
     async def update_table(self, table_id: str, *, seats: list[SeatRecord] | None = None,
                            status: str | None = None, options: dict[str, Any] | None = None,
                            settings: dict[str, Any] | None = None,
-                           private: bool | None = None) -> None:
-        """Replace any of the seats, status, options, settings and privacy of a table, in one
-        transaction (None leaves a field as it is). Raises UnknownTable."""
+                           private: bool | None = None,
+                           mutes: dict[str, list[int]] | None = None,
+                           runtime: dict[str, Any] | None = None) -> None:
+        """Replace any of the seats, status, options, settings, privacy, mutes and runtime of
+        a table, in one transaction (None leaves a field as it is). Raises UnknownTable."""
         values: dict[str, Any] = {"updated_at": utcnow()}
         if seats is not None:
             values["seats"] = [seat.to_json() for seat in seats]
@@ -119,6 +122,10 @@ class Store:
             values["settings"] = settings
         if private is not None:
             values["private"] = private
+        if mutes is not None:
+            values["mutes"] = mutes
+        if runtime is not None:
+            values["runtime"] = runtime
         async with self._writer.begin() as conn:
             result = await conn.execute(
                 update(card_tables).where(card_tables.c.table_id == table_id).values(values))
@@ -228,10 +235,45 @@ class Store:
         async with self._writer.begin() as conn:
             await conn.execute(insert(table_events), rows)
 
+    # -- chat ----------------------------------------------------------------------------
+
+    async def append_chat(self, table_id: str, message: ChatRecord, keep: int) -> None:
+        """Keep a chat message, committed on return, and forget all but the newest ``keep``
+        of its table and channel. Raises UnknownTable; IntegrityError if ``seq`` is taken."""
+        cm = chat_messages.c
+        async with self._writer.begin() as conn:
+            found = await conn.scalar(select(card_tables.c.table_id)
+                                      .where(card_tables.c.table_id == table_id))
+            if found is None:
+                raise UnknownTable(f"no table {table_id}")
+            await conn.execute(insert(chat_messages).values(
+                table_id=table_id, seq=message.seq, channel=message.channel,
+                sender=message.sender, seat=message.seat, name=message.name, text=message.text,
+                created_at=message.created_at))
+            oldest_kept = await conn.scalar(
+                select(cm.seq).where(cm.table_id == table_id, cm.channel == message.channel)
+                .order_by(cm.seq.desc()).offset(keep - 1).limit(1))
+            if oldest_kept is not None:
+                await conn.execute(delete(chat_messages).where(
+                    cm.table_id == table_id, cm.channel == message.channel,
+                    cm.seq < oldest_kept))
+
+    async def load_chat(self, table_id: str) -> list[ChatRecord]:
+        """The kept chat messages of a table, oldest first."""
+        query = (select(chat_messages).where(chat_messages.c.table_id == table_id)
+                 .order_by(chat_messages.c.seq))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [ChatRecord(seq=row.seq, channel=row.channel, sender=row.sender, seat=row.seat,
+                           name=row.name, text=row.text, created_at=row.created_at)
+                for row in rows]
+
 
 def _table_record(row: Row[Any]) -> TableRecord:
     return TableRecord(
         table_id=row.table_id, code=row.code, game=row.game, options=row.options,
         players=row.players, seats=[SeatRecord.from_json(seat) for seat in row.seats],
         private=row.private, status=row.status, start_chance=row.start_chance,
-        settings=dict(row.settings or {}), created_at=row.created_at)
+        settings=dict(row.settings or {}), created_at=row.created_at,
+        mutes={str(seat): list(muted) for seat, muted in (row.mutes or {}).items()},
+        runtime=row.runtime)

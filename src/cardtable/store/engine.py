@@ -6,6 +6,13 @@ a busy timeout instead of instant "database is locked" errors, foreign keys on, 
 SQLAlchemy emitting BEGIN itself so that reads are in the transaction too. Transactions
 that write go through :func:`writer`, which on SQLite begins with ``BEGIN IMMEDIATE``: they
 take the write lock up front and queue behind each other instead of failing on upgrade.
+
+Nothing waits on the database forever, so that a server with a broken database still
+answers every command (with an error): SQLite gives up on a held write lock after the busy
+timeout (10 s, ``CARDTABLE_SQLITE_BUSY_MS``), PostgreSQL connections time out after 10 s
+and statements after 30 s, and a pooled PostgreSQL connection is pinged before use, so
+that one the server killed (a restart, a failover, ``pg_terminate_backend``) is replaced
+instead of failing the next command.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+PG_CONNECT_TIMEOUT, PG_STATEMENT_TIMEOUT = 10.0, 30.0  # seconds
 WRITE_OPTION = "cardtable_write"
 
 _SCHEMES = {
@@ -56,15 +64,23 @@ def normalize_url(url: str) -> str:
     return url
 
 
+def sqlite_busy_timeout_ms() -> int:
+    """How long a SQLite write waits for a lock held elsewhere: ``$CARDTABLE_SQLITE_BUSY_MS``
+    or 10 s."""
+    value = os.environ.get("CARDTABLE_SQLITE_BUSY_MS", "").strip()
+    return max(0, int(value)) if value else SQLITE_BUSY_TIMEOUT_MS
+
+
 def create_engine(url: str) -> AsyncEngine:
-    """An async engine for ``url`` (normalized), with the SQLite settings described above."""
+    """An async engine for ``url`` (normalized), with the settings described above."""
     sa_url = make_url(normalize_url(url))
     if sa_url.get_backend_name() == "sqlite":
-        engine = create_async_engine(
-            sa_url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
-        _setup_sqlite(engine)
+        busy_ms = sqlite_busy_timeout_ms()
+        engine = create_async_engine(sa_url, connect_args={"timeout": busy_ms / 1000})
+        _setup_sqlite(engine, busy_ms)
         return engine
-    return create_async_engine(sa_url, pool_pre_ping=True)
+    return create_async_engine(sa_url, pool_pre_ping=True, connect_args={
+        "timeout": PG_CONNECT_TIMEOUT, "command_timeout": PG_STATEMENT_TIMEOUT})
 
 
 def writer(engine: AsyncEngine) -> AsyncEngine:
@@ -72,7 +88,7 @@ def writer(engine: AsyncEngine) -> AsyncEngine:
     return engine.execution_options(**{WRITE_OPTION: True})
 
 
-def _setup_sqlite(engine: AsyncEngine) -> None:
+def _setup_sqlite(engine: AsyncEngine, busy_ms: int) -> None:
     sync_engine = engine.sync_engine
 
     @event.listens_for(sync_engine, "connect")
@@ -83,7 +99,7 @@ def _setup_sqlite(engine: AsyncEngine) -> None:
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=FULL")
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
             cursor.execute("PRAGMA foreign_keys=ON")
         finally:
             cursor.close()

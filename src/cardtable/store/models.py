@@ -15,6 +15,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -75,6 +76,8 @@ card_tables = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("settings", JSON, nullable=False, server_default="{}"),
+    Column("mutes", JSON, nullable=False, server_default="{}"),
+    Column("runtime", JSON, nullable=True),
 )
 
 table_events = Table(
@@ -91,4 +94,19 @@ table_events = Table(
     Column("created_at", UTCDateTime, nullable=False),
     UniqueConstraint("table_id", "seat", "cmd_id", name="uq_table_events_cmd"),
     CheckConstraint("version >= 1", name="version_positive"),
+)
+
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("table_id", String(64), ForeignKey("card_tables.table_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("channel", String(16), nullable=False),
+    Column("sender", String(64), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("name", String, nullable=False),
+    Column("text", String, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Index("ix_chat_messages_channel", "table_id", "channel", "seq"),
 )

@@ -46,6 +46,25 @@ class TableRecord:
     # host chose; the server fills in defaults. {} on tables made before settings existed.
     settings: dict[str, Any] = field(default_factory=dict)
     created_at: datetime | None = None  # set by the store when None (timezone-aware UTC)
+    # Chat mutes per seat ({"1": [0]}: seat 1's person does not read seat 0): they belong to
+    # the person holding the seat, so they outlive restarts. {} on older rows.
+    mutes: dict[str, list[int]] = field(default_factory=dict)
+    # What a table evicted from memory knew beyond its log (server/table_eviction.py);
+    # None until the table is first evicted.
+    runtime: dict[str, Any] | None = None
+
+
+@dataclass
+class ChatRecord:
+    """One kept chat message of a table; ``seq`` is its id on the wire, 1, 2, 3 ... per table."""
+
+    seq: int
+    channel: str  # "players" | "spectators"
+    sender: str  # "seat:1", "spectator:7": whose rate limit and repeat check it counts for
+    seat: int | None
+    name: str
+    text: str
+    created_at: datetime  # timezone-aware UTC
 
 
 @dataclass

@@ -16,6 +16,7 @@ const PING_EVERY = 25_000;
 const FATAL_CLOSES = {
   4003: "Your seat token was refused.", 4004: "This table does not exist.",
   4005: "The host does not allow spectators at this table.",
+  4006: "This table has as many spectators as it can take. Try again later.",
 };
 
 // Unique per page load, so ids stay unique per seat across reloads too.
@@ -28,7 +29,7 @@ export class TableSocket {
    * @param {string} tableId
    * @param {{token?: string, spectate?: boolean, name?: string}} hello
    * @param {object} on  callbacks: welcome(d, v), view(d, v), seats(d, v),
-   *   table(d, v), chat(d, v), chatHistory(d, v), left(d, v),
+   *   spectators(d, v), table(d, v), chat(d, v), chatHistory(d, v), left(d, v),
    *   error(d, v), status(state, detail), fatal(message, closeCode)
    */
   constructor(tableId, hello, on) {
@@ -174,6 +175,9 @@ export class TableSocket {
       case "seats":
         this.noticeVersion(v);
         this.on.seats?.(d, v);
+        break;
+      case "spectators":
+        this.on.spectators?.(d, v);
         break;
       case "table":
         this.noticeVersion(v);

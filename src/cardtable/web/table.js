@@ -232,6 +232,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       drawSeats();
       rerender();
     },
+    spectators: (d) => life.spectators(d),
     table(d) {
       const previous = ctx.table;
       ctx.table = d;

@@ -255,6 +255,11 @@ export function createTableLife(ctx, io) {
       noteSeats(d.seats, d.now);
       refresh();
     },
+    /** Spectators come and go as a count, not as seats frames. */
+    spectators(d) {
+      if (typeof d.count === "number") life.spectators = d.count;
+      refresh();
+    },
     table(d, previous) {
       if (typeof d.spectators === "number") life.spectators = d.spectators;
       if (previous && JSON.stringify(previous.options) !== JSON.stringify(d.options)) life.moved = false;
