@@ -113,9 +113,9 @@ class Table:
         top = view["open"]["top"]
         table = cls(seat=seat, hand=[card(c) for c in view["hands"][seat]["cards"]],
                     wild=None if rank is None else RANKS.index(rank),
-                    rules=Rules(joker_group=o.get("joker_group", "sequence"),
-                                four_card_life=bool(o.get("four_card_life", False)),
-                                big_sets=bool(o.get("big_sets", False))),
+                    rules=arrange.rules(str(o.get("joker_group", "sequence")),
+                                        bool(o.get("four_card_life", False)),
+                                        bool(o.get("big_sets", False))),
                     top=None if top is None else card(top),
                     finish=[card(c) for c in me.get("finish_cards", [])], view=view)
         table.late = min(1.0, round(table.rounds() / LATE_SPAN * 4) / 4)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -343,7 +343,7 @@ class Evaluator:
         return total
 
 
-@cache
+@lru_cache(maxsize=64)  # per rules: the options' few combinations
 def neighbours(rules: MeldRules) -> list[list[tuple[int, tuple[int, ...]]]]:
     """Per card: (a card one or two ranks away in its suit, the cards that would make a run of
     the two).  Position 13 is a high ace."""

@@ -70,6 +70,11 @@ class Seen:
         return [s for s in seats if s not in out] or seats
 
 
+VALUES_KEPT = 64
+"""Option sets whose card values :meth:`Judgement.values` keeps (one judgement serves
+every table of its game for the life of the server)."""
+
+
 class Judgement:
     """What one game values; the defaults are plain Rummy (one pack, no jokers, ace low).
 
@@ -139,10 +144,13 @@ class Judgement:
     def values(self, seen: Seen) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """``hold`` and ``credit`` of every card: they depend on the options alone."""
         key = (seen.players, *sorted((k, repr(v)) for k, v in seen.options.items()))
-        if key not in self._values:
-            self._values[key] = (tuple(self.hold(c, seen) for c in range(CARDS)),
-                                 tuple(self.credit(c, seen) for c in range(CARDS)))
-        return self._values[key]
+        found = self._values.get(key)
+        if found is None:
+            if len(self._values) >= VALUES_KEPT:  # options are the players' choice: bounded
+                del self._values[next(iter(self._values))]  # the oldest
+            found = self._values[key] = (tuple(self.hold(c, seen) for c in range(CARDS)),
+                                         tuple(self.credit(c, seen) for c in range(CARDS)))
+        return found
 
     def weights(self, seen: Seen) -> Weights:
         rules = self.rules(seen)

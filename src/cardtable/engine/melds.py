@@ -69,7 +69,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -431,7 +431,7 @@ def _run_order(run_mask: int) -> list[int]:
 _Laid = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]
 
 
-@cache
+@lru_cache(maxsize=8)  # a few (rules, values) pairs: 1 MB each
 def _tables(
     rules: MeldRules, values: tuple[int, ...]
 ) -> tuple[list[int], list[list[_Laid]], list[tuple[int, int]]]:

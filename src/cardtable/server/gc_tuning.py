@@ -1,29 +1,38 @@
-"""The garbage collector of a long-running server: fewer, shorter pauses, and their figures.
+"""The garbage collector of a long-running server: fewer full passes, and their figures.
 
 CPython frees most objects by reference counting; its cycle collector finds the rest,
 and while it runs nothing else does: every table of the process waits.  A young pass
-(generations 0 and 1) looks only at objects made since the last one and takes well under
-a millisecond.  A full pass (generation 2) walks every tracked object of the process:
-with a server's heap (a million objects and more: modules, live tables, bot caches) that
-is a few hundred milliseconds, landing in whichever action or bot decision is running.
-So, once ``cardtable serve`` has started (modules imported, database opened, lobby
-loaded), :func:`apply` (``CARDTABLE_GC``, default ``tuned``):
+looks only at objects made since the last one and takes a millisecond or so.  A full
+pass (generation 2) walks every tracked object of the process: at 1,000 live tables
+that is about half a million objects and 350-400 ms on a small machine, landing in
+whichever action or bot decision is running (a p99 of 40 ms instead of 12 in
+``bench/server.py``).  CPython starts one whenever the objects that survived two young
+passes since the last reach a quarter of the old generation.  So, once
+``cardtable serve`` has started (modules imported, database opened, lobby loaded),
+:func:`apply` (``CARDTABLE_GC``, default ``tuned``):
 
 * collects once and freezes the survivors (``gc.freeze()``): what start-up loaded lives
   for good (FastAPI's routes, pydantic's schemas, SQLAlchemy's metadata, the engine's
-  tables) and drops out of every later pass;
-* raises the thresholds (:data:`THRESHOLDS`): a young pass after 10,000 net new
-  container objects instead of 700 (most of an action's objects are gone by then), and a
-  full pass considered after 100 middle passes instead of 10.  CPython still runs a full
-  pass only once the objects promoted since the last one reach a quarter of the old
-  generation, so memory stays bounded; the passes are just rarer.
+  tables: some 90,000 objects) and drops out of every later pass;
+* sets :data:`THRESHOLDS`: a young pass after 10,000 net new container objects instead
+  of 700, so that far fewer of an action's short-lived objects live long enough to be
+  promoted, and a full pass not before 100 middle passes (10 million net allocations)
+  instead of 10.  The quarter rule still holds, so memory stays bounded; full passes
+  come much more rarely (none in a minute at 1,000 tables, against one), and the
+  collector's share of the time falls from 2% to 0.3%.  The price: a middle pass sees
+  up to 100,000 objects, 10-50 ms.
+
+Tables evicted from memory are cyclic garbage (actor, tasks and timers refer to each
+other): they are freed by the collector's passes, not at once.
 
 ``CARDTABLE_GC`` is a diagnostic switch: ``python`` leaves CPython's defaults,
 ``freeze`` only freezes, ``tuned`` freezes and sets :data:`THRESHOLDS`, and three
 numbers ``T0,T1,T2`` freeze and set those thresholds.  ``CARDTABLE_GC_STATS=FILE``
-times every collection (``gc.callbacks``) and writes the pause figures to FILE as JSON
-on ``SIGUSR1`` and when the server stops (``bench/server.py`` reads them).  Figures:
-docs/benchmarks.md, "Server under load / memory / GC".
+times every collection (``gc.callbacks``) and writes the figures to FILE as JSON on
+``SIGUSR1``, on ``SIGUSR2`` after a full collection with a census of the live objects
+(types, tables in memory), and when the server stops; ``bench/server.py`` and
+``bench/memory.py`` read them.  Figures: docs/benchmarks.md, "Server under load /
+memory / GC".
 """
 
 from __future__ import annotations
@@ -110,10 +119,20 @@ class PauseStats:
         if ms >= 1.0:
             self.recent.append((time.monotonic(), gen, took))
 
-    def snapshot(self, census: bool = True) -> dict[str, Any]:
-        """The figures as JSON-safe data; ``census`` adds the tracked objects' count and
-        commonest types (a full walk of the heap: for a dump, not for every request)."""
-        out: dict[str, Any] = {
+    def snapshot(self, census: bool = False) -> dict[str, Any]:
+        """The figures as JSON-safe data, with the count of tracked objects; ``census``
+        adds their commonest types and the live tables (a walk of the whole heap that
+        allocates as it goes, so collections may run during it: for a dump, not for a
+        measured window)."""
+        out: dict[str, Any] = {"tracked": len(gc.get_objects())}  # no allocation meanwhile
+        if census:
+            kinds = Counter(type(o) for o in gc.get_objects())
+            out["types"] = [[f"{t.__module__}.{t.__qualname__}", n]
+                            for t, n in kinds.most_common(20)]
+            out["tables"] = sum(n for t, n in kinds.items() if t.__qualname__ == "Table"
+                                and t.__module__ == "cardtable.server.table")
+            del kinds
+        out.update({
             "edges_ms": list(EDGES_MS),
             "generations": [{"passes": sum(self.counts[g]), "histogram": self.counts[g],
                              "total_ms": self.total[g] * 1000,
@@ -123,29 +142,30 @@ class PauseStats:
             "thresholds": list(gc.get_threshold()),
             "frozen": gc.get_freeze_count(),
             "at": time.monotonic(),
-        }
-        if census:
-            objects = gc.get_objects()
-            out["tracked"] = len(objects)
-            out["types"] = Counter(type(o).__qualname__ for o in objects).most_common(20)
-            del objects
+        })
         return out
 
-    def write(self, path: Path) -> None:
-        """The snapshot to ``path``, atomically (a reader never sees half a file)."""
+    def write(self, path: Path, collect: bool = False) -> None:
+        """The snapshot to ``path``, atomically (a reader never sees half a file);
+        ``collect``: a full collection first, then the census (garbage not collected
+        yet is in ``gc.get_objects()`` too: this counts live objects only)."""
+        if collect:
+            gc.collect()
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.snapshot()))
+        tmp.write_text(json.dumps(self.snapshot(census=collect)))
         os.replace(tmp, path)
 
 
 def install_stats(path: Path, on_signal: bool = True) -> PauseStats:
     """Time every collection from now on; with ``on_signal``, write the figures to
-    ``path`` on ``SIGUSR1`` (call from the main thread).  The caller writes them once
+    ``path`` on ``SIGUSR1``, and after a full collection on ``SIGUSR2`` (call from the main
+    thread).  The caller writes them once
     more at the end (``stats.write(path)``)."""
     stats = PauseStats()
     gc.callbacks.append(stats)
     if on_signal:
         signal.signal(signal.SIGUSR1, lambda signum, frame: stats.write(path))
+        signal.signal(signal.SIGUSR2, lambda signum, frame: stats.write(path, collect=True))
     return stats
 
 

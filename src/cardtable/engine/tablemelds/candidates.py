@@ -21,7 +21,7 @@ packs) give the same meld once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 
 from ..cards import JOKER
@@ -77,7 +77,7 @@ def _runs(held: set[int], jokers: int, rules: MeldRules, found: set[tuple[int, .
                 found.add((*cards, *[JOKER] * gaps))
 
 
-@cache
+@lru_cache(maxsize=64)  # per rules: the options' few combinations
 def _window_masks(rules: MeldRules) -> list[tuple[int, int]]:
     """Each run window as (13-bit rank mask, length): a bit test per window and suit."""
     return [(sum(1 << (low + i) % 13 for i in range(length)), length)

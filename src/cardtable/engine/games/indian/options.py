@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from ... import api
 from ...api import option
-from .arrange import Rules
+from .arrange import Rules, rules
 
 YES_NO = (True, False)
 
@@ -85,8 +85,7 @@ class Options(api.Options):
     @property
     def rules(self) -> Rules:
         """What the arranger needs."""
-        return Rules(joker_group=self.joker_group, four_card_life=self.four_card_life,
-                     big_sets=self.big_sets)
+        return rules(self.joker_group, self.four_card_life, self.big_sets)
 
     @property
     def drops(self) -> tuple[int, int] | None:

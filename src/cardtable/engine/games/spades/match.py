@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ... import api, rollback
@@ -36,14 +37,11 @@ _PLAY = [Action("play", card=c) for c in range(JOKER + 1)]
 _BID = [Action("bid", number=n) for n in range(18)]
 _BLIND_NIL, _LOOK, _DEAL = Action("blind_nil"), Action("look"), Action("deal")
 _KEEP, _REJECT = Action("keep"), Action("reject")
-_PASS_CARDS: dict[tuple[int, int], Action] = {}
 
 
+@lru_cache(maxsize=2048)  # pairs of the 53 wire cards, Jk Jk too: 1,431 at most
 def _pass_cards(pair: tuple[int, int]) -> Action:
-    action = _PASS_CARDS.get(pair)
-    if action is None:
-        action = _PASS_CARDS[pair] = Action("pass_cards", cards=pair)
-    return action
+    return Action("pass_cards", cards=pair)
 
 
 def new_match(options: Options | None = None, players: int = 4,
