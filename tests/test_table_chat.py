@@ -24,7 +24,9 @@ _markers = itertools.count(1)
 async def enter(server: ServerProcess, table_id: str,
                 hello: Frame) -> tuple[ClientConnection, list[Frame]]:
     """Say hello; returns the socket and the frames up to and including ``chat_history``."""
-    ws = await connect(f"{server.ws_base}/ws/{table_id}")
+    # max_queue=None: a socket the test does not read must not stall the server's writes to
+    # it (the library stops reading TCP at 16 queued frames), or its close waits 10 s.
+    ws = await connect(f"{server.ws_base}/ws/{table_id}", max_queue=None)
     await ws.send(json.dumps({"t": "hello", "d": hello}))
     frames = [await recv(ws)]
     while frames[-1]["t"] != "chat_history":
