@@ -22,6 +22,18 @@ like people at a table: the offered load is then about tables / S actions a seco
 Both sides' per-connection frame limits are lifted (``CARDTABLE_FRAME_RATE``) and so
 is the per-address join limit, because every bot shares 127.0.0.1: the figure is the
 server's capacity, not a human's pace.  Figures of record: docs/benchmarks.md.
+
+Garbage collection: the server runs with ``CARDTABLE_GC_STATS`` (``server/gc_tuning.py``)
+and is asked for its pause figures (``SIGUSR1``) just before and after the window, so the
+table shows the longest collector pause *inside* the window, the full (generation 2)
+passes there, the collector's share of the server's time, and the tracked objects and
+resident memory of the server at the end.  ``--gc MODE ...`` runs each table count once
+per ``CARDTABLE_GC`` mode (``tuned``, the default; ``python``, CPython's own settings;
+``freeze``; or thresholds ``T0,T1,T2``), and ``--repeat N`` runs the whole plan N times,
+the variants interleaved, with a table of medians at the end: on a noisy machine, compare
+medians of runs taken side by side.  The client process freezes and tunes its own
+collector once the tables are open and switches it off for the window (its pauses would
+otherwise be counted as the server's latency; any left are shown).
 """
 
 from __future__ import annotations
@@ -29,10 +41,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
+import json
 import os
 import random
+import resource
 import secrets
+import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,6 +57,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -49,10 +67,12 @@ from rich.table import Table
 
 from cardtable.bots.gin_simple import choose
 from cardtable.client import ActionRefused, Client, Connection, Frame, Seat
+from cardtable.server import gc_tuning
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 OPTIONS = {"target": 500}  # long matches; rematches are played when one ends anyway
 MAX_TABLES, MAX_SECONDS = 5000, 600
+DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
 
 
 @dataclass
@@ -80,11 +100,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server_process(data_dir: Path, database_url: str | None) -> Iterator[tuple[str, int]]:
-    """``python -m cardtable serve`` on a free local port: yields (base URL, pid)."""
+def server_process(data_dir: Path, database_url: str | None, gc_mode: str = "tuned",
+                   extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """``python -m cardtable serve`` on a free local port: yields (base URL, pid).  Its
+    collector runs as ``gc_mode`` says and writes its pause figures to
+    ``data_dir/gc.json`` on SIGUSR1 (:func:`gc_figures`)."""
     port = free_port()
     env = {**os.environ, "CARDTABLE_BOT_DELAY": "0", "CARDTABLE_FRAME_RATE": "100000",
-           "CARDTABLE_JOIN_LIMIT": "1000000"}
+           "CARDTABLE_JOIN_LIMIT": "1000000", "CARDTABLE_GC": gc_mode,
+           "CARDTABLE_GC_STATS": str(data_dir / "gc.json"), **(extra_env or {})}
     env.pop("DATABASE_URL", None)
     if database_url:
         env["DATABASE_URL"] = database_url
@@ -118,6 +142,71 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process, from /proc (Linux)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid: int, field: str = "VmRSS") -> int:
+    """Resident memory of a process in KiB (``VmRSS`` of /proc/PID/status; ``VmHWM``: the
+    most it ever had)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {field} for process {pid}")
+
+
+async def gc_figures(pid: int, data_dir: Path, timeout: float = 60,
+                     collect: bool = False) -> dict[str, Any]:
+    """Ask the server for its collector figures (SIGUSR1; SIGUSR2 with ``collect``: after
+    a full collection, live objects only) and read them once written."""
+    path = data_dir / "gc.json"
+    asked = time.monotonic()
+    os.kill(pid, signal.SIGUSR2 if collect else signal.SIGUSR1)
+    while time.monotonic() - asked < timeout:
+        with contextlib.suppress(FileNotFoundError, json.JSONDecodeError):
+            figures: dict[str, Any] = json.loads(path.read_text())
+            if figures["at"] >= asked:
+                return figures
+        await asyncio.sleep(0.05)
+    raise RuntimeError("the server wrote no GC figures (CARDTABLE_GC_STATS)")
+
+
+@dataclass
+class GcWindow:
+    """The server's collector between two snapshots: passes per generation, time spent,
+    the longest pause (of those of 1 ms or more, which carry their time)."""
+
+    passes: list[int]
+    total_ms: float
+    longest_ms: float
+    tracked: int
+    frozen: int
+
+    @classmethod
+    def between(cls, before: dict[str, Any], after: dict[str, Any], start: float,
+                end: float) -> GcWindow:
+        """From two snapshots taken just before ``start`` and after ``end`` (monotonic
+        times of the window: the longest pause is the longest that ended inside)."""
+        gens = zip(before["generations"], after["generations"], strict=True)
+        passes, total = [], 0.0
+        for old, new in gens:
+            passes.append(new["passes"] - old["passes"])
+            total += new["total_ms"] - old["total_ms"]
+        inside = [ms for at, _, ms in after["pauses"] if start <= at <= end]
+        return cls(passes, total, max(inside, default=0.0), after.get("tracked", 0),
+                   after["frozen"])
+
+
+def client_pauses() -> gc_tuning.PauseStats:
+    """Time this process's own collections (they delay the frames it timestamps)."""
+    return gc_tuning.install_stats(Path(os.devnull), on_signal=False)
+
+
+def raise_open_files(wanted: int) -> int:
+    """Raise this process's open-file limit toward ``wanted`` (children inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return max(soft, target)
 
 
 @contextlib.asynccontextmanager
@@ -215,6 +304,10 @@ class Result:
     tally: Tally
     server_cpu: float
     client_cpu: float
+    gc_mode: str = "tuned"
+    gc: GcWindow | None = None
+    rss_mib: float = 0.0
+    client_gc_ms: float = 0.0  # this process's longest collection in the window
 
     @property
     def rate(self) -> float:
@@ -226,16 +319,28 @@ class Result:
             return float("nan")
         return 1000 * samples[min(len(samples) - 1, int(q * len(samples)))]
 
+    @property
+    def gc_share(self) -> float:
+        """Share of the window the server spent collecting."""
+        return self.gc.total_ms / 1000 / self.seconds if self.gc else float("nan")
 
-async def run(base_url: str, pid: int, count: int, seconds: float, think: float, database: str,
-              console: Console) -> Result:
+
+async def run(base_url: str, pid: int, data_dir: Path, count: int, seconds: float,
+              think: float, database: str, gc_mode: str, console: Console) -> Result:
     tally = Tally()
     async with Client(base_url, frame_rate=None, timeout=60) as client:
         seats = await open_tables(client, count, tally, think)
-        tally.start = time.perf_counter()
+        # This process's own collections would stall every bot in it and count as the
+        # server's latency: what it holds now is frozen, and its collector stays off for
+        # the window (a minute of garbage at most); the passes left are shown.
+        gc_tuning.apply()
+        gc.disable()
+        mine = client_pauses()
+        before = await gc_figures(pid, data_dir)
+        tally.start, window_start = time.perf_counter(), time.monotonic()
         cpu0, server0 = time.process_time(), cpu_seconds(pid)
         tasks = [asyncio.create_task(table.seat_loop(conn)) for table, conn in seats]
-        columns = (TextColumn(f"{database} {count} tables"), BarColumn(),
+        columns = (TextColumn(f"{database} {count} tables, gc {gc_mode}"), BarColumn(),
                    TextColumn("{task.fields[status]}"), TimeRemainingColumn())
         with Progress(*columns, console=console, transient=True) as progress:
             bar = progress.add_task("play", total=seconds, status="")
@@ -246,49 +351,98 @@ async def run(base_url: str, pid: int, count: int, seconds: float, think: float,
                     raise RuntimeError("a bot stopped") from failed[0].exception()
                 status = f"{tally.actions:,} actions · {tally.actions / max(elapsed, 1e-9):,.0f}/s"
                 progress.update(bar, completed=min(elapsed, seconds), status=status)
-        tally.end = time.perf_counter()
+        tally.end, window_end = time.perf_counter(), time.monotonic()
         client_cpu, server_cpu = time.process_time() - cpu0, cpu_seconds(pid) - server0
+        rss = rss_kib(pid) / 1024
+        after = await gc_figures(pid, data_dir)
+        gc_tuning.uninstall_stats(mine)
+        console.print(f"client collector: longest pause per generation "
+                      f"{', '.join(f'{x * 1000:.1f}' for x in mine.longest)} ms, passes "
+                      f"{', '.join(str(sum(c)) for c in mine.counts)}")
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*(conn.close() for _, conn in seats), return_exceptions=True)
+    gc.enable()
+    gc.unfreeze()
+    gc.set_threshold(*DEFAULT_THRESHOLDS)
     window = tally.end - tally.start
     return Result(database, count, think, window, tally, server_cpu / window,
-                  client_cpu / window)
+                  client_cpu / window, gc_mode,
+                  GcWindow.between(before, after, window_start, window_end), rss,
+                  max(mine.longest) * 1000)
+
+
+DEFAULT_THRESHOLDS = gc.get_threshold()
+COLUMNS = ("database", "tables", "think s", "gc", "actions/s", "p50 ms", "p99 ms", "max ms",
+           "GC max ms", "full GCs", "GC time", "tracked", "RSS MiB", "server CPU",
+           "client CPU", "client GC ms")
+
+
+def row(r: Result) -> list[str]:
+    g = r.gc
+    return [r.database, f"{r.tables:,}", f"{r.think:g}", r.gc_mode, f"{r.rate:,.0f}",
+            f"{r.percentile(0.50):.1f}", f"{r.percentile(0.99):.1f}",
+            f"{r.percentile(1.0):.1f}", f"{g.longest_ms:.0f}" if g else "-",
+            f"{g.passes[2]}" if g else "-", f"{r.gc_share:.1%}",
+            f"{g.tracked:,}" if g else "-", f"{r.rss_mib:,.0f}", f"{r.server_cpu:.0%}",
+            f"{r.client_cpu:.0%}", f"{r.client_gc_ms:.0f}"]
 
 
 def report(results: list[Result], console: Console) -> None:
     table = Table(title="cardtable server: friend tables of two gin_simple bots")
-    for name in ("database", "tables", "think s", "actions", "actions/s", "p50 ms", "p99 ms",
-                 "max ms", "server CPU", "client CPU", "refused"):
-        table.add_column(name, justify="left" if name == "database" else "right")
+    for name in COLUMNS:
+        table.add_column(name, justify="left" if name in ("database", "gc") else "right")
     for r in results:
-        table.add_row(r.database, f"{r.tables:,}", f"{r.think:g}", f"{r.tally.actions:,}",
-                      f"{r.rate:,.0f}", f"{r.percentile(0.50):.1f}", f"{r.percentile(0.99):.1f}",
-                      f"{r.percentile(1.0):.1f}", f"{r.server_cpu:.0%}", f"{r.client_cpu:.0%}",
-                      f"{r.tally.refused}")
+        table.add_row(*row(r))
     console.print(table)
+    groups: dict[tuple[str, int, str], list[Result]] = {}
+    for r in results:
+        groups.setdefault((r.database, r.tables, r.gc_mode), []).append(r)
+    if any(len(g) > 1 for g in groups.values()):
+        medians = Table(title="medians of the repeated runs (interleaved)")
+        for name in ("database", "tables", "gc", "runs", "actions/s", "p50 ms", "p99 ms",
+                     "GC max ms", "full GCs", "GC time", "server CPU"):
+            medians.add_column(name, justify="left" if name in ("database", "gc") else "right")
+        for (database, tables, mode), runs in groups.items():
+            def med(f: Callable[[Result], float], rs: list[Result] = runs) -> float:
+                return statistics.median(f(r) for r in rs)
+            medians.add_row(
+                database, f"{tables:,}", mode, f"{len(runs)}", f"{med(lambda r: r.rate):,.0f}",
+                f"{med(lambda r: r.percentile(0.5)):.1f}",
+                f"{med(lambda r: r.percentile(0.99)):.1f}",
+                f"{med(lambda r: r.gc.longest_ms if r.gc else 0):.0f}",
+                f"{med(lambda r: r.gc.passes[2] if r.gc else 0):g}",
+                f"{med(lambda r: r.gc_share):.1%}", f"{med(lambda r: r.server_cpu):.0%}")
+        console.print(medians)
     samples = sum(len(r.tally.latencies) for r in results)
     console.print(f"{samples:,} latency samples; p50/p99/max from action sent to the "
-                  "opponent's view received; CPU is core-seconds per second.")
+                  "opponent's view received; CPU is core-seconds per second.  GC columns: the "
+                  "server's collector in the window (longest pause, full passes, share of "
+                  "the time; tracked objects at the end); client GC: this process's longest.")
 
 
-async def bench(counts: list[int], seconds: float, think: float,
-                database_url: str | None) -> list[Result]:
-    console = Console(width=None if sys.stdout.isatty() else 120)
+async def bench(counts: list[int], seconds: float, think: float, databases: list[str],
+                database_url: str, gc_modes: list[str], repeat: int) -> list[Result]:
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    raise_open_files(4 * max(counts) + 1000)
     results = []
-    for count in counts:
+    plan = [(count, db, mode) for _ in range(repeat) for count in counts
+            for db in databases for mode in gc_modes]
+    for count, db, mode in plan:
         with tempfile.TemporaryDirectory(prefix="cardtable-bench-") as tmp:
             async with contextlib.AsyncExitStack() as stack:
                 url = None
-                if database_url:
+                if db == "postgresql":
                     url = await stack.enter_async_context(fresh_postgres(database_url))
                 database = "PostgreSQL" if url else "SQLite"
-                base_url, pid = stack.enter_context(server_process(Path(tmp), url))
-                results.append(await run(base_url, pid, count, seconds, think, database,
-                                         console))
-                console.print(f"{database} {count} tables: {results[-1].rate:,.0f} actions/s, "
-                              f"p99 {results[-1].percentile(0.99):.1f} ms")
+                base_url, pid = stack.enter_context(server_process(Path(tmp), url, mode))
+                result = await run(base_url, pid, Path(tmp), count, seconds, think, database,
+                                   mode, console)
+                results.append(result)
+                console.print(f"{database} {count} tables, gc {mode}: {result.rate:,.0f} "
+                              f"actions/s, p99 {result.percentile(0.99):.1f} ms, longest GC "
+                              f"pause {result.gc.longest_ms if result.gc else 0:.0f} ms")
     report(results, console)
     return results
 
@@ -301,15 +455,33 @@ def main(argv: list[str] | None = None) -> int:
                         help="measured play time per table count (default: 20)")
     parser.add_argument("--think", type=float, default=0.0, metavar="S",
                         help="mean seconds a bot waits before each move (default: 0, flat out)")
+    parser.add_argument("--db", nargs="+", choices=("sqlite", "postgresql"), metavar="DB",
+                        help="databases to run on, interleaved: sqlite, postgresql (default: "
+                             "sqlite, or postgresql when --database-url is given)")
     parser.add_argument("--database-url", metavar="URL",
                         help="a local PostgreSQL server (postgresql+asyncpg://user@127.0.0.1:"
-                             "5432/postgres): a fresh database is created there and dropped")
+                             "5432/postgres): a fresh database is created there and dropped "
+                             f"(default for --db postgresql: {DEFAULT_POSTGRES})")
+    parser.add_argument("--gc", nargs="+", default=["tuned"], metavar="MODE",
+                        help="the server's CARDTABLE_GC modes to compare: tuned (default), "
+                             "python, freeze or T0,T1,T2")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run the whole plan N times, interleaved (default: 1)")
     args = parser.parse_args(argv)
     if not all(1 <= n <= MAX_TABLES for n in args.tables) or not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"--tables from 1 to {MAX_TABLES}, --seconds up to {MAX_SECONDS}")
     if not 0 <= args.think <= 60:
         parser.error("--think from 0 to 60 seconds")
-    asyncio.run(bench(args.tables, args.seconds, args.think, args.database_url))
+    if not 1 <= args.repeat <= 20:
+        parser.error("--repeat from 1 to 20")
+    for mode in args.gc:
+        try:
+            gc_tuning.parse_mode(mode)
+        except ValueError as error:
+            parser.error(str(error))
+    databases = args.db or (["postgresql"] if args.database_url else ["sqlite"])
+    asyncio.run(bench(args.tables, args.seconds, args.think, databases,
+                      args.database_url or DEFAULT_POSTGRES, args.gc, args.repeat))
     return 0
 
 

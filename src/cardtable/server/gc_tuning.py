@@ -41,6 +41,7 @@ import gc
 import json
 import os
 import signal
+import sys
 import time
 from collections import Counter, deque
 from pathlib import Path
@@ -124,7 +125,8 @@ class PauseStats:
         adds their commonest types and the live tables (a walk of the whole heap that
         allocates as it goes, so collections may run during it: for a dump, not for a
         measured window)."""
-        out: dict[str, Any] = {"tracked": len(gc.get_objects())}  # no allocation meanwhile
+        out: dict[str, Any] = {"tracked": len(gc.get_objects()),  # no allocation meanwhile
+                               "blocks": sys.getallocatedblocks()}  # live objects, all kinds
         if census:
             kinds = Counter(type(o) for o in gc.get_objects())
             out["types"] = [[f"{t.__module__}.{t.__qualname__}", n]
