@@ -22,8 +22,10 @@ passes since the last reach a quarter of the old generation.  So, once
   collector's share of the time falls from 2% to 0.3%.  The price: a middle pass sees
   up to 100,000 objects, 10-50 ms.
 
-Tables evicted from memory are cyclic garbage (actor, tasks and timers refer to each
-other): they are freed by the collector's passes, not at once.
+The price of rarer full passes: what dies inside a reference cycle once it has reached
+the old generation waits longer to be freed.  Keep such cycles out of what the server
+drops all the time (an evicted table, a closed connection), so that reference counting
+frees it at once; ``bench/memory.py`` shows whether it does (docs/benchmarks.md).
 
 ``CARDTABLE_GC`` is a diagnostic switch: ``python`` leaves CPython's defaults,
 ``freeze`` only freezes, ``tuned`` freezes and sets :data:`THRESHOLDS`, and three
