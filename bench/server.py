@@ -46,7 +46,6 @@ import json
 import os
 import random
 import resource
-import secrets
 import signal
 import socket
 import statistics
@@ -54,11 +53,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from rich.console import Console
@@ -68,8 +66,8 @@ from rich.table import Table
 from cardtable.bots.gin_simple import choose
 from cardtable.client import ActionRefused, Client, Connection, Frame, Seat
 from cardtable.server import gc_tuning
+from local_postgres import fresh_postgres
 
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 OPTIONS = {"target": 500}  # long matches; rematches are played when one ends anyway
 MAX_TABLES, MAX_SECONDS = 5000, 600
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
@@ -207,25 +205,6 @@ def raise_open_files(wanted: int) -> int:
     if soft < target:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
     return max(soft, target)
-
-
-@contextlib.asynccontextmanager
-async def fresh_postgres(url: str) -> AsyncIterator[str]:
-    """A new empty database on the server of ``url`` (local only), dropped afterwards."""
-    import asyncpg  # type: ignore[import-untyped]  # only PostgreSQL runs need it
-
-    parts = urlsplit(url)
-    if parts.hostname not in LOCAL_HOSTS:
-        raise SystemExit("--database-url must point at 127.0.0.1: the bench stays local")
-    admin = urlunsplit(("postgresql", parts.netloc, "/postgres", "", ""))
-    name = f"cardtable_bench_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(admin)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-        yield urlunsplit(("postgresql+asyncpg", parts.netloc, f"/{name}", "", ""))
-    finally:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await conn.close()
 
 
 # -- the bots --------------------------------------------------------------------------------

@@ -44,11 +44,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from rich.console import Console
@@ -60,6 +58,7 @@ from cardtable.client import ActionRefused, Client, Connection, Frame
 from cardtable.engine.api import Action
 from cardtable.server.table_replay import rebuild
 from cardtable.store import EventRecord, Store, TableRecord, sqlite_url
+from local_postgres import fresh_postgres
 
 # Seats, and options that make a match last many hands (every other table plays the
 # game's default options instead, whose matches end sooner: rematches happen too).
@@ -71,7 +70,6 @@ GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "indian": (3, {"preset": "pool201"}),
     "spades": (4, {"target": 500}),
 }
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 ACT_TIMEOUT = 120.0  # an act's answer, a restart included: a hang guard
 RECONNECT_FOR = 300.0  # the clients keep reconnecting this long
 
@@ -120,25 +118,6 @@ class Server:
         self.process.kill()
         self.process.wait()
         return how == "kill"
-
-
-@contextlib.asynccontextmanager
-async def fresh_postgres(url: str) -> AsyncIterator[str]:
-    """A new empty database on the (local) PostgreSQL server of ``url``, dropped afterwards."""
-    import asyncpg  # type: ignore[import-untyped]  # only PostgreSQL runs need it
-
-    parts = urlsplit(url)
-    if parts.hostname not in LOCAL_HOSTS:
-        raise SystemExit("--pg-server must be on 127.0.0.1: the soak stays local")
-    admin = urlunsplit(("postgresql", parts.netloc, "/postgres", "", ""))
-    name = f"cardtable_soak_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(admin)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-        yield urlunsplit(("postgresql+asyncpg", parts.netloc, f"/{name}", "", ""))
-    finally:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await conn.close()
 
 
 # -- the tables ------------------------------------------------------------------------------
@@ -458,7 +437,8 @@ async def main_async(args: argparse.Namespace) -> bool:
         async with contextlib.AsyncExitStack() as stack:
             url = None
             if args.database == "postgresql":
-                url = await stack.enter_async_context(fresh_postgres(args.pg_server))
+                url = await stack.enter_async_context(
+                    fresh_postgres(args.pg_server, "cardtable_soak"))
             database = "PostgreSQL" if url else "SQLite"
             server = Server(Path(tmp), url)
             stack.callback(server.stop, "kill")  # whatever happens, no server is left behind
