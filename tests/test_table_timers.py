@@ -31,6 +31,7 @@ from table_life_helpers import (
     turn_ms,
     watch,
 )
+from ws_helpers import play_simply
 
 RANKS = "23456789TJQKA"
 GIN = {"first_upcard": False}  # the first decision of a deal is a draw from the stock
@@ -281,6 +282,11 @@ async def test_a_restart_credits_the_outage(slow: ServerProcess) -> None:
     info = table_info(slow, grant["code"])
     assert [s["timeouts"] for s in info["seats"]] == [ann.seats[0]["timeouts"],
                                                       ann.seats[1]["timeouts"]]
+    # and the match plays on across its next deal, drawn from a live rng after the restart
+    assert ann.last_view is not None and bob.last_view is not None
+    views = await play_simply({0: ann.ws, 1: bob.ws}, {0: ann.last_view, 1: bob.last_view},
+                              300, "after", until_hand=2)
+    assert views[0]["d"]["view"]["hand"] == views[1]["d"]["view"]["hand"] == 2
     await close_all(ann, bob)
 
 
