@@ -15,7 +15,7 @@ resident memory after the matches, less before).
 ``--src DIR`` adds runs of another source tree (``DIR/cardtable``), e.g. an older commit
 unpacked with ``git archive COMMIT src | tar -x -C /tmp/old`` and ``--src /tmp/old/src``:
 its runs and ours are interleaved, so a noisy machine hurts both alike.  Figures of
-record: docs/benchmarks.md ("Server under load / memory / GC").
+record: docs/benchmarks.md ("Long uptime").
 """
 
 from __future__ import annotations

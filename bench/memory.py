@@ -3,16 +3,21 @@
 Run ``python bench/memory.py`` (both parts) or ``--part finished`` / ``--part sockets``.
 
 **Finished tables** (``--finished 100 10000``): one server (SQLite in a temporary
-directory, ``CARDTABLE_BOT_DELAY=0``, finished tables evicted ``--evict-finished`` seconds
-after their match, default 10; the server's default is 60).  Tables against the computer
-are played to the end, ``--concurrency`` at a time: one hand of Gin (``target`` 1), seat 0
-a gin_simple bot of this process through ``cardtable.client``, seat 1 the server's own
-computer; the socket is closed when the match is over.  At each checkpoint (after 100
-tables, then after 10,000 in all) the bench waits for the finished tables to leave memory
-(until the server's count of live ``Table`` objects stops falling, at most ``--settle``
-seconds) and reads the server's resident memory (``VmRSS``), its tracked objects and that
-count.  With eviction the resident memory after 10,000 tables should be within 10% of the
-figure after 100; without it, it grows with every table.
+directory, ``CARDTABLE_BOT_DELAY=0``, collector as ``--gc`` says, default ``tuned``;
+finished tables evicted ``--evict-finished`` seconds after their match, default 1 s, the
+server's own default being 60 s: with a short delay the tables waiting for eviction are
+about as many at the last checkpoint as at the first, so what is compared is what stays,
+not the backlog of a fast run).  Tables against the computer are played to the end,
+``--concurrency`` at a time: one hand of Gin (``target`` 1), seat 0 a gin_simple bot of
+this process through ``cardtable.client``, seat 1 the server's own computer; the socket
+is closed when the match is over.  At each checkpoint (after 100 tables, then after
+10,000 in all) the bench waits for the finished tables to leave memory (until the
+server's count of live ``Table`` objects, taken after a full collection, is 0 or stops
+falling, at most ``--settle`` seconds) and reads the server's resident memory (``VmRSS``,
+and ``VmHWM``, the most it ever had), its tracked objects, ``sys.getallocatedblocks()``
+(every live Python object, tracked or not: a leak of objects shows there) and that count,
+plus the full collections the server ran by itself.  With eviction the resident memory
+after 10,000 tables should be within 10% of the figure after 100.
 
 **Idle WebSockets** (``--sockets 10000``): a fresh server; ``N/2`` friend tables of two
 seats are created and joined over HTTP (turn timers off: nothing moves), then
@@ -22,7 +27,7 @@ sockets gives KiB per idle WebSocket (the server side: its connection objects, t
 socket buffers of the kernel are not in ``VmRSS``); the total is checked against 1 GiB.
 The open-file limit is raised for the server and the clients (they inherit it).
 
-Figures of record: docs/benchmarks.md ("Server under load / memory / GC").
+Figures of record: docs/benchmarks.md ("Long uptime").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Every cache of the engine and the bots is bounded: a server plays for months.
 
 Whatever a cache holds is memory for good and objects for every full pass of the
-garbage collector (docs/benchmarks.md, "Server under load / memory / GC").
+garbage collector (docs/benchmarks.md, "Long uptime").
 """
 
 from __future__ import annotations

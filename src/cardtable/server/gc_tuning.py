@@ -4,10 +4,10 @@ CPython frees most objects by reference counting; its cycle collector finds the 
 and while it runs nothing else does: every table of the process waits.  A young pass
 looks only at objects made since the last one and takes a millisecond or so.  A full
 pass (generation 2) walks every tracked object of the process: at 1,000 live tables
-that is about half a million objects and 350-400 ms on a small machine, landing in
-whichever action or bot decision is running (a p99 of 40 ms instead of 12 in
-``bench/server.py``).  CPython starts one whenever the objects that survived two young
-passes since the last reach a quarter of the old generation.  So, once
+that is about half a million objects and 250-400 ms on a small machine, at 2,000 a
+million and 600-700 ms, landing in whichever action or bot decision is running.
+CPython starts one whenever the objects that survived two young passes since the last
+reach a quarter of the old generation.  So, once
 ``cardtable serve`` has started (modules imported, database opened, lobby loaded),
 :func:`apply` (``CARDTABLE_GC``, default ``tuned``):
 
@@ -18,11 +18,12 @@ passes since the last reach a quarter of the old generation.  So, once
   of 700, so that far fewer of an action's short-lived objects live long enough to be
   promoted, and a full pass not before 100 middle passes (10 million net allocations)
   instead of 10.  The quarter rule still holds, so memory stays bounded; full passes
-  come much more rarely (none in a minute at 1,000 tables, against one), and the
-  collector's share of the time falls from 2% to 0.3%.  The price: a middle pass sees
-  up to 100,000 objects, 10-50 ms.
+  come much more rarely (none in a minute at 1,000 or 2,000 tables, against one or two),
+  the collector's share of the time falls from 2-5% to 0.3-1.3%, and the p99 of
+  ``bench/server.py`` from 22 to 8 ms at 1,000 tables, from about 500 to 70 ms at 2,000.
+  The price: a middle pass sees up to 100,000 objects, 10-50 ms.
 
-The price of rarer full passes: what dies inside a reference cycle once it has reached
+The other price of rarer full passes: what dies inside a reference cycle once it has reached
 the old generation waits longer to be freed.  Keep such cycles out of what the server
 drops all the time (an evicted table, a closed connection), so that reference counting
 frees it at once; ``bench/memory.py`` shows whether it does (docs/benchmarks.md).
@@ -33,8 +34,7 @@ numbers ``T0,T1,T2`` freeze and set those thresholds.  ``CARDTABLE_GC_STATS=FILE
 times every collection (``gc.callbacks``) and writes the figures to FILE as JSON on
 ``SIGUSR1``, on ``SIGUSR2`` after a full collection with a census of the live objects
 (types, tables in memory), and when the server stops; ``bench/server.py`` and
-``bench/memory.py`` read them.  Figures: docs/benchmarks.md, "Server under load /
-memory / GC".
+``bench/memory.py`` read them.  Figures: docs/benchmarks.md, "Long uptime".
 """
 
 from __future__ import annotations

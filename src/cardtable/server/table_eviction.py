@@ -58,6 +58,7 @@ class EvictionMixin:
     _touched: float = 0.0  # time.monotonic() of the last command (but ``evict``)
     _successor: Table | None = None  # the table loaded again after this one was evicted
     _reviving: asyncio.Task[None] | None = None
+    _task: asyncio.Task[None] | None
     _waiting: list[_Command]  # commands for the evicted table while it is loaded again
 
     @property
@@ -143,9 +144,12 @@ class EvictionMixin:
                 timer.cancel()
         if self.home is not None:
             self.home.evicted(self)
-        if self._task is not None:
-            # We are in the task: it ends at its next await (its inbox, empty for good).
-            self._task.cancel()
+        # We are in the task: it ends at its next await (its inbox, empty for good). Drop
+        # our reference first: a cancelled task's traceback holds the actor's frame, so
+        # keeping it makes the table cyclic garbage that only a rare full GC pass frees.
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
 
     # -- what the log does not say ------------------------------------------------------------
 
