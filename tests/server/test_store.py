@@ -43,7 +43,7 @@ from cardtable.store.models import card_tables, metadata
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def table(table_id: str = "t_8mQ2xK1v", code: str = "K7PX3M",

@@ -201,7 +201,7 @@ def test_bench_without_a_checkout_is_a_clear_error(
 
 
 def test_bench_points_at_the_repository_bench_directory() -> None:
-    assert Path(__file__).resolve().parents[1] / "bench" == cli.BENCH_DIR
+    assert Path(__file__).resolve().parents[2] / "bench" == cli.BENCH_DIR
 
 
 # -- typed commands, without a terminal ---------------------------------------------------------
