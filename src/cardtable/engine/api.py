@@ -1,4 +1,5 @@
-"""The engine contract: actions, events, options, chance, and the game registry.
+"""The engine contract: actions, events, options and chance (games register in
+:mod:`cardtable.engine.registry`; their states share :mod:`cardtable.engine.state`).
 
 Every game speaks one action vocabulary: an :class:`Action` is a small value
 with a JSON codec (what the browser, the server log and bots exchange) and a
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import importlib
 import random
 from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
@@ -385,35 +385,5 @@ class State(Protocol):
         ...
 
 
-class Game(Protocol):
-    """A game module: ``get_game(name)`` returns the module itself."""
-
-    NAME: str
-    PLAYERS: tuple[int, ...]
-
-    @property
-    def Options(self) -> type[Options]: ...
-
-    def new_match(self, options: Any = None, players: int = 2,
-                  rng: Rng | None = None) -> State: ...
-
-    def replay(self, record: Mapping[str, JSON], rng: Rng | None = None) -> State:
-        """The exact state of ``record``; later chance outcomes come from ``rng``
-        (default :func:`live_rng`), so a rebuilt match deals on."""
-        ...
-
-
 class Phase(StrEnum):
     """Base for each game's explicit phase enum (str-valued for views and logs)."""
-
-
-GAMES = ("gin", "rummy", "rummy500", "romme", "indian", "spades")
-"""Registered game names, in menu order."""
-
-
-def get_game(name: str) -> Game:
-    """The game module registered as ``name`` (``ValueError`` for an unknown one)."""
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
-    module: Game = importlib.import_module(f"cardtable.engine.games.{name}")
-    return module

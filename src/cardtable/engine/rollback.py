@@ -24,7 +24,7 @@ import enum
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .api import JSON, Action, Chance, get_game
+from .api import JSON, Action, Chance
 
 _NOT_COPIED = frozenset({"_chance", "_origin", "_legal", "_legal_ids"})
 R = TypeVar("R")
@@ -65,10 +65,15 @@ def structural_copy(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+def copy_fields(state: Any) -> dict[str, Any]:
+    """Every field of ``state`` copied (:func:`structural_copy`), but its chance, origin
+    and legal-move cache, which belong to one state only."""
+    return {k: structural_copy(v) for k, v in vars(state).items() if k not in _NOT_COPIED}
+
+
 def mark_origin(state: Any) -> None:
     """Remember ``state`` as it is now (a fresh resample) for rolling back its moves."""
-    fields = {k: structural_copy(v) for k, v in vars(state).items() if k not in _NOT_COPIED}
-    state._origin = Origin(fields, len(state._actions))
+    state._origin = Origin(copy_fields(state), len(state._actions))
 
 
 def run(state: Any, rule: Callable[..., R], action: Action, *args: Any) -> R:
@@ -94,7 +99,11 @@ def roll_back(state: Any, actions: int, outcomes: int) -> None:
         record = {"game": state.NAME, "options": state.options.to_dict(),
                   "players": state.players, "chance": drawn,
                   "actions": [a.to_json() for a in played]}
-        rebuilt = get_game(state.NAME).replay(record, chance.rng)
+        from_record = getattr(type(state), "from_record", None)
+        if from_record is None:  # a game not yet on the shared base (issue 13, in passing)
+            from .registry import get_game
+            from_record = get_game(state.NAME).replay
+        rebuilt = from_record(record, chance.rng)
     else:  # rebuilt aside, like a match, so the state is never seen half-restored
         rebuilt = object.__new__(type(state))
         rebuilt.__dict__.update(structural_copy(origin.fields))

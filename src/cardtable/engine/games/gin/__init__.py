@@ -67,11 +67,17 @@ dealer starts the next hand).
 ('knock', 'knocker', 7, 8)
 """
 
+from ...registry import Descriptor, register
 from .match import NAME, PLAYERS, GinState, Phase, new_match, replay
 from .options import Options
 from .showdown import Layoff, Settlement, best_melding, deadwood, defend, settle
 
+DESCRIPTOR = register(Descriptor(GinState, title="Gin Rummy", players=(2,),
+                        bot="cardtable.bots.gin_simple", order=1,
+                        terminal=True))
+
 __all__ = [
+    "DESCRIPTOR",
     "NAME",
     "PLAYERS",
     "GinState",

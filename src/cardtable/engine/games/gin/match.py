@@ -61,6 +61,7 @@ class GinState:
     """The whole match; mutate only through :meth:`apply`."""
 
     NAME = NAME
+    OPTIONS = Options
     players = 2
 
     def __init__(self, options: Options, chance: Chance):

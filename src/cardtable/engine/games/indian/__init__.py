@@ -64,13 +64,19 @@ Moves: ``draw_stock``, ``draw_discard``, ``drop``, ``discard <card>``,
 ('draw', 13, [Action('draw_discard'), Action('draw_stock'), Action('drop')])
 """
 
+from ...registry import Descriptor, register
 from .arrange import Rules, card_value, finish_cards, valid_show
 from .layout import arrangement
 from .match import NAME, PLAYERS, IndianState, Phase, Seat, new_match, replay
 from .options import Options
 from .scoring import hand_points
 
+DESCRIPTOR = register(Descriptor(IndianState, title="Indian Rummy", players=(2, 3, 4, 5, 6),
+                        bot="cardtable.bots.indian_bot", order=5,
+                        drop_after_misses=3))
+
 __all__ = [
+    "DESCRIPTOR",
     "NAME",
     "PLAYERS",
     "IndianState",

@@ -78,6 +78,7 @@ class IndianState:
     """The whole match; mutate only through :meth:`apply`."""
 
     NAME = NAME
+    OPTIONS = Options
 
     def __init__(self, options: Options, players: int, chance: Chance):
         options.check_players(players)

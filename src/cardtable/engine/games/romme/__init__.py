@@ -74,7 +74,11 @@ together as ``melds``), ``lay_off`` (``card``, ``meld`` id), ``swap_joker``
 ([13, 13, 14], [])
 """
 
+from ...registry import Descriptor, register
 from .match import NAME, PLAYERS, Phase, RommeState, new_match, replay
 from .options import Options
+
+DESCRIPTOR = register(Descriptor(RommeState, title="German Rommé", players=(2, 3, 4, 5, 6),
+                        bot="cardtable.bots.romme_bot", order=4))
 
 __all__ = ["NAME", "PLAYERS", "Options", "Phase", "RommeState", "new_match", "replay"]

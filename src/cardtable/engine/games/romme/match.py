@@ -50,6 +50,7 @@ class RommeState(TableMeldState):
     """German Rommé: two packs and jokers, a 40-point first meld, penalties in hand."""
 
     NAME = NAME
+    OPTIONS = Options
     options: Options
 
     def __init__(self, options: Options, players: int, chance: Chance):

@@ -58,8 +58,12 @@ dealer starts the next hand).
 ('draw', 7, [Action('draw_discard'), Action('draw_stock')])
 """
 
+from ...registry import Descriptor, register
 from .match import NAME, PLAYERS, Phase, RummyState, hand_value, new_match, replay
 from .options import Options
+
+DESCRIPTOR = register(Descriptor(RummyState, title="Rummy", players=(2, 3, 4, 5, 6),
+                        bot="cardtable.bots.rummy_bot", order=2))
 
 __all__ = ["NAME", "PLAYERS", "Options", "Phase", "RummyState", "hand_value", "new_match",
            "replay"]

@@ -61,6 +61,7 @@ class RummyState(TableMeldState):
     """Classic Rummy: one pack, no jokers; the options pick the house rules."""
 
     NAME = NAME
+    OPTIONS = Options
     options: Options
 
     # -- hooks ----------------------------------------------------------------------

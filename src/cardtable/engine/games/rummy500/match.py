@@ -76,6 +76,7 @@ class Rummy500State(TableMeldState):
     """Rummy 500: 2-8 players, jokers, deep pickups, points for what you lay down."""
 
     NAME = NAME
+    OPTIONS = Options
     options: Options
 
     # -- hooks ----------------------------------------------------------------------

@@ -64,12 +64,19 @@ Moves: ``keep`` / ``reject`` (two players' draw), ``blind_nil`` / ``look``,
 (53, 0)
 """
 
+from ...registry import Descriptor, register
 from .match import NAME, PLAYERS, SpadesState, new_match, replay
 from .options import Options
 from .phase import Phase
 from .scoring import SideScore, match_winner, score_player, score_side, side_score
 
+DESCRIPTOR = register(Descriptor(SpadesState, title="Spades", players=(4, 3, 2),
+                        bot="cardtable.bots.spades_bot", order=6,
+                        partnerships=4, turn_of_several_moves=False, stock_draw=None,
+                        timeout="bot"))
+
 __all__ = [
+    "DESCRIPTOR",
     "NAME",
     "PLAYERS",
     "Options",

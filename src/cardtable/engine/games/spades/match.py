@@ -75,6 +75,7 @@ class SpadesState:
     """
 
     NAME = NAME
+    OPTIONS = Options
 
     def __init__(self, options: Options, players: int, chance: Chance):
         if options.suicide and players != 4:

@@ -1,0 +1,210 @@
+"""The one base of every game's state: turn order, legal moves, apply, chance, records.
+
+OpenSpiel's split is the model: :meth:`GameState.apply` is ``ApplyAction`` (it
+checks the move, then runs it so that a failure leaves the state unchanged) and
+:meth:`GameState.do_apply` is ``DoApplyAction`` (the rule of the phase being
+played).  A game supplies only its rules:
+
+=========================  ===============================================
+a game writes              what it is
+=========================  ===============================================
+``NAME``, ``OPTIONS``      its registry name and frozen options dataclass
+``Phase``                  its explicit phase enum (``MATCH_OVER`` ends it)
+``setup()``                the match-long fields, the first dealer, a deal
+``_legal_<phase>()``       one small function per phase: its legal moves
+``_apply_<phase>(a)``      one small function per phase: the move's rule
+``view``/``zones``         what a seat may see; where every card is
+``result``                 the final settlement
+``redeal_hidden``          for ``resample``: the cards ``seat`` cannot see
+=========================  ===============================================
+
+and may override ``canonical`` (one name per move), ``is_legal`` and
+``why_illegal``.  The phase tables are built per class from those method names
+(``__init_subclass__``), so a subclass that overrides ``_legal_draw`` is
+dispatched to its own function without re-owning ``legal_actions``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Self
+
+from . import rollback
+from .api import JSON, Action, Chance, Event, IllegalAction, Options, Rng, live_rng
+from .api import Phase as PhaseEnum
+
+LegalFn = Callable[[Any], list[Action]]
+RuleFn = Callable[[Any, Action], list[Event]]
+
+
+class GameState:
+    """A whole match; mutate only through :meth:`apply`."""
+
+    NAME: ClassVar[str]
+    OPTIONS: ClassVar[type[Options]] = Options
+    Phase: ClassVar[type[PhaseEnum]]
+    SORT_LEGAL: ClassVar[bool] = False
+    """Whether ``_legal_<phase>`` may return moves unsorted or twice (the base sorts
+    them once, for a stable menu); games that build sorted lists leave it off."""
+
+    _LEGAL_BY_PHASE: ClassVar[dict[PhaseEnum, LegalFn]]
+    _APPLY_BY_PHASE: ClassVar[dict[PhaseEnum, RuleFn]]
+
+    options: Any
+    players: int
+    phase: PhaseEnum
+    to_act: int | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        phases = cls.__dict__.get("Phase") or getattr(cls, "Phase", None)
+        if phases is None:
+            return
+        legal: dict[PhaseEnum, LegalFn] = {}
+        rules: dict[PhaseEnum, RuleFn] = {}
+        for phase in phases:
+            found = getattr(cls, f"_legal_{phase.value}", None)
+            if found is None:
+                raise TypeError(f"{cls.__name__} has no _legal_{phase.value} for its phase "
+                                f"{phase.value!r}")
+            legal[phase] = found
+            rule = getattr(cls, f"_apply_{phase.value}", None)
+            if rule is not None:
+                rules[phase] = rule
+        cls._LEGAL_BY_PHASE, cls._APPLY_BY_PHASE = legal, rules
+
+    def __init__(self, options: Any, players: int, chance: Chance):
+        self.options = options
+        self.players = players
+        self._chance = chance
+        self._actions: list[Action] = []
+        self._legal: list[Action] | None = None
+        self._legal_ids: set[int] = set()
+        self.setup()
+
+    # -- what each game writes ------------------------------------------------------
+
+    def setup(self) -> None:
+        """The match-long fields, the first dealer (drawn through ``self._chance``), the
+        first deal."""
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """Everything ``seat`` may know (``None``: a spectator), plus its legal moves."""
+        raise NotImplementedError
+
+    def zones(self) -> dict[str, Any]:
+        """Server/test-only: where every card is (hands, stock, face_down, public)."""
+        raise NotImplementedError
+
+    def result(self) -> dict[str, JSON]:
+        raise NotImplementedError
+
+    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """On a fresh copy (:meth:`resample`): deal anew the cards ``seat`` cannot see."""
+        raise NotImplementedError
+
+    def canonical(self, action: Action) -> Action:
+        """One name per move (cards of a meld in one order, say); the identity by default."""
+        return action
+
+    def why_illegal(self, action: Action) -> str:
+        """Why ``action`` is not legal now, in plain words."""
+        if self.is_over():
+            return "the match is over"
+        return f"{action} is not allowed now ({self.phase.value.replace('_', ' ')})"
+
+    # -- creation ----------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, options: Any, players: int, rng: Rng) -> Self:
+        """A new match on ``rng`` (``secrets.SystemRandom()`` live, seeded in tests)."""
+        return cls(options if options is not None else cls.OPTIONS(), players, Chance(rng))
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, JSON], rng: Rng | None = None) -> Self:
+        """The exact state of ``record()``; later chance outcomes come from ``rng``
+        (default :func:`~cardtable.engine.api.live_rng`), so a rebuilt match deals on."""
+        state = cls(cls.OPTIONS.from_dict(record["options"]), int(record["players"]),
+                    Chance(rng or live_rng(), replay=record["chance"]))
+        for data in record["actions"]:
+            state.apply(Action.from_json(data))
+        return state
+
+    # -- the contract ------------------------------------------------------------------
+
+    def current_player(self) -> int | None:
+        return self.to_act
+
+    def is_over(self) -> bool:
+        return bool(self.phase.value == "match_over")
+
+    def legal_actions(self) -> list[Action]:
+        """The moves of the seat to act, sorted; computed once per position."""
+        legal = self._legal
+        if legal is None:
+            legal = self._LEGAL_BY_PHASE[self.phase](self)
+            if self.SORT_LEGAL:
+                legal = sorted(set(legal))
+            self._legal = legal
+            self._legal_ids = set(map(id, legal))
+        return list(legal)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` (in canonical form) is one of the legal moves."""
+        if self._legal is None:
+            self.legal_actions()
+        # Callers usually hand back one of the legal objects: identity before equality.
+        return id(action) in self._legal_ids or action in (self._legal or ())
+
+    def check(self, action: Action) -> Action:
+        """The checked path: ``action`` in canonical form, or ``IllegalAction`` with a reason."""
+        action = self.canonical(action)
+        if not self.is_legal(action):
+            raise IllegalAction(self.why_illegal(action))
+        return action
+
+    def apply(self, action: Action) -> list[Event]:
+        """Play ``action`` for the seat to act; the state is unchanged if it raises."""
+        return rollback.run(self, type(self).do_apply, self.check(action))
+
+    def apply_unchecked(self, action: Action) -> list[Event]:
+        """Play a move taken from :meth:`legal_actions` as it is (playouts and search):
+        no legality check; a failing rule still leaves the state as it was."""
+        return rollback.run(self, type(self).do_apply, action)
+
+    def do_apply(self, action: Action) -> list[Event]:
+        """The rule of the current phase for a legal ``action`` (under ``rollback.run``)."""
+        return self._APPLY_BY_PHASE[self.phase](self, action)
+
+    def _legal_match_over(self) -> list[Action]:
+        return []
+
+    def _seat(self) -> int:
+        assert self.to_act is not None, "no seat is to act"
+        return self.to_act
+
+    # -- records and search ------------------------------------------------------------
+
+    def record(self) -> dict[str, JSON]:
+        """Server-only: options, players, chance outcomes (deck orders) and actions."""
+        return {"game": self.NAME, "options": self.options.to_dict(), "players": self.players,
+                "chance": list(self._chance.outcomes),
+                "actions": [a.to_json() for a in self._actions]}
+
+    def chance_outcomes(self) -> list[JSON]:
+        """Server-only: every chance outcome drawn so far (the server logs the new ones)."""
+        return list(self._chance.outcomes)
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        """A full state consistent with ``view(seat)``: the whole state copied (so no
+        list is shared with this one), then the cards ``seat`` cannot see dealt anew."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(rollback.copy_fields(self))
+        twin._actions = list(self._actions)
+        twin._chance = Chance(rng)
+        twin._legal, twin._legal_ids = None, set()
+        twin.redeal_hidden(seat, rng)
+        rollback.mark_origin(twin)
+        return twin
