@@ -1,0 +1,34 @@
+"""The server's small vocabularies: kinds of event-log rows and WebSocket close codes.
+
+Both are written to places that outlive a process (the log, a client's
+reconnect logic), so each is one enum, str- or int-valued as it is stored.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+
+class LogKind(StrEnum):
+    """The ``kind`` of a row in a table's event log."""
+
+    ACTION = "action"  # a seat's move (a person's or a computer's)
+    TIMEOUT = "timeout"  # the move played when a turn clock ran out
+    AUTO = "auto"  # the rest of a timed-out turn, or a stand-in's move
+    OPTIONS = "options"  # the host changed the game's options between matches
+    END = "end"  # the match ended by agreement (or was abandoned)
+    REDEAL = "redeal"  # a new match at the same table (the options' change took effect)
+    REMATCH = "rematch"  # the players agreed to play again
+
+
+class CloseCode(IntEnum):
+    """Why the server closed a WebSocket (4xxx: ours; the rest: RFC 6455)."""
+
+    GOING_AWAY = 1001  # the server is stopping
+    POLICY = 1008  # too many frames or connections from one address
+    TOO_BIG = 1009  # a frame above the size limit
+    TRY_LATER = 1013  # the database is unavailable; reconnect later
+    BAD_TOKEN = 4003  # the seat token is wrong
+    UNKNOWN_TABLE = 4004
+    NO_SPECTATORS = 4005  # this table admits no spectators
+    SPECTATORS_FULL = 4006  # the spectator cap is reached
