@@ -159,14 +159,14 @@ class GinPlayer:
 
     def hand_over(self) -> bool:
         """The end-of-hand panel is up (it stays up after a computer deals on)."""
-        return self.page.get_attribute(".gin", "data-mode") == "showdown"
+        return self.page.get_attribute(".gin", "data-mode") == "hand-over"
 
     def wait_until_ready(self, timeout: float = 15.0) -> None:
         """Until it is my turn, or the hand is over."""
         self.page.wait_for_function(
             """() => { const g = document.querySelector('.gin');
                        return g && (g.classList.contains('my-turn') ||
-                                    g.dataset.mode === 'showdown'); }""",
+                                    g.dataset.mode === 'hand-over'); }""",
             timeout=timeout * 1000)
 
     # -- acting -------------------------------------------------------------------------

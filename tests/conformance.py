@@ -14,6 +14,11 @@ hidden cards a seat has legitimately seen (its own dead discards, the card
 it is offered, the cards it passed to its partner).  Card conservation uses
 the pack the zones declare: ``packs`` standard packs (default 1) plus ``jokers``, with the cards
 taken out of play in ``removed``.
+
+All-or-nothing apply: at the first move, at the first deal of a new hand and on
+every resampled copy the suite checks, the move's rule is made to fail once after
+it changed a field (:func:`apply_after_a_fault`); the state must be as it was, and
+the move then plays as usual.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from cardtable.engine import Action, IllegalAction, get_game
+from cardtable.engine import Action, Event, IllegalAction, get_game
 from cardtable.engine.cards import card as parse_card
 from cardtable.engine.cards import deck, str_card
 
@@ -33,14 +38,15 @@ Policy = Callable[[Any, random.Random], Action]
 
 
 def random_policy(state: Any, rng: random.Random) -> Action:
-    return rng.choice(state.legal_actions())
+    legal: list[Action] = state.legal_actions()
+    return rng.choice(legal)
 
 
 def eager_policy(state: Any, rng: random.Random) -> Action:
     """Random, but ends hands whenever it can and bids low, so matches reach their target
     quickly (a contract of a trick or two is usually made even by random play); in the
     table-meld games it melds and lays off whenever it can, which empties hands."""
-    legal = state.legal_actions()
+    legal: list[Action] = state.legal_actions()
     finishing = [a for a in legal if a.type in ("knock", "gin", "big_gin", "meld", "lay_off")]
     finishing += [a for a in legal if a.type == "bid" and a.number in (1, 2)]
     return rng.choice(finishing) if finishing and rng.random() < 0.8 else rng.choice(legal)
@@ -96,6 +102,41 @@ def all_cards(zones: dict[str, Any]) -> list[int]:
                   + zones.get("removed", []))
 
 
+class InjectedFault(RuntimeError):
+    """The fault the suite puts inside a move's rule."""
+
+
+def apply_after_a_fault(state: Any, action: Action, players: int) -> list[Event]:
+    """Play ``action`` first with a fault raised inside its rule, as soon as the rule has
+    set a field of the state: the state must then be exactly as before.  Then play it
+    for real and return its events (a rule that sets no field has played already)."""
+    before = snapshot(state, players)
+    cls: Any = type(state)
+    own = cls.__dict__.get("__setattr__")  # put back as it was: the class's own, or none
+    plain = cls.__setattr__
+
+    def trap(self: Any, key: str, value: Any) -> None:
+        plain(self, key, value)
+        if self is state and not key.startswith("_"):
+            raise InjectedFault(f"{action} failed after setting {key}")
+
+    cls.__setattr__ = trap
+    try:
+        events: list[Event] = state.apply(action)
+    except InjectedFault:
+        pass
+    else:
+        return events
+    finally:
+        if own is None:
+            del cls.__setattr__
+        else:
+            cls.__setattr__ = own
+    assert snapshot(state, players) == before, f"a fault inside {action} changed the state"
+    replayed: list[Event] = state.apply(action)
+    return replayed
+
+
 def illegal_probes(state: Any, rng: random.Random, more: random.Random) -> list[Action]:
     legal = set(state.legal_actions())
     probes = [Action("no_such_move"), Action("discard", card=rng.randrange(52)),
@@ -121,7 +162,8 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
     full_deck = sorted(deck(packs=zones0.get("packs", 1), jokers=zones0.get("jokers", 0)))
     public: set[int] = set()
     deal = None
-    stats = {"actions": 0, "illegal_probes": 0}
+    stats: dict[str, Any] = {"actions": 0, "illegal_probes": 0, "faults": 0}
+    faulted_deal = False
     for _ in range(max_actions):
         zones = state.zones()
         if zones["deal"] != deal:
@@ -177,8 +219,21 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
             assert twin_zones["public"] == zones["public"]
             assert all_cards(twin_zones) == full_deck
             assert twin.legal_actions() == legal
+            # the copy plays on (and rolls back) without touching the original
+            original = (zones, state.record())
+            apply_after_a_fault(twin, legal[0], players)
+            stats["faults"] += 1
+            assert (state.zones(), state.record()) == original, "the resampled copy shares state"
 
-        events = state.apply(policy(state, rng))
+        action = policy(state, rng)
+        dealing = game.only_dealing(state)
+        if stats["actions"] == 0 or (dealing and not faulted_deal):
+            # the first move, and a deal (which draws a chance outcome) fail once first
+            faulted_deal |= dealing
+            events = apply_after_a_fault(state, action, players)
+            stats["faults"] += 1
+        else:
+            events = state.apply(action)
         stats["actions"] += 1
         after = state.zones()
         if after["deal"] == deal:
@@ -201,5 +256,10 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
     for data in replayed:
         twin.apply(Action.from_json(data))
     assert twin.record() == state.record()
+    # the unchecked path (playouts, search) plays the same match
+    unchecked = game.new_match(options, players=players, rng=random.Random(seed))
+    for data in record["actions"]:
+        unchecked.apply_unchecked(Action.from_json(data))
+    assert unchecked.record() == state.record()
     stats["result"] = state.result()
     return stats

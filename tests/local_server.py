@@ -17,7 +17,7 @@ from typing import Any
 import uvicorn
 
 from cardtable.server.app import create_app
-from cardtable.server.config import Settings
+from cardtable.server.config import ServerConfig
 from cardtable.server.registry import Registry
 from cardtable.store import sqlite_url
 from server_harness import free_port
@@ -28,7 +28,7 @@ WAIT = 20.0  # seconds to wait for something that must happen (generous: never a
 class LocalServer:
     def __init__(self, data_dir: Path, **settings: Any):
         settings.setdefault("database_url", sqlite_url(data_dir))
-        self.settings = Settings(data_dir=data_dir, **settings)
+        self.settings = ServerConfig(data_dir=data_dir, **settings)
         self.app = create_app(self.settings)
         self.port = free_port()
         self.server = uvicorn.Server(uvicorn.Config(

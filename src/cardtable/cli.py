@@ -11,16 +11,16 @@ import gc
 import importlib.util
 import json
 import random
+import re
 import secrets
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from cardtable import __version__
 
-GAMES_IN_TERMINAL = ("gin",)
 # bench/ lives next to src/ in a source checkout; an installed wheel does not ship it.
 BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"
 
@@ -32,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a match in the terminal against the computer",
                                description="Play a match in the terminal: you against the bot.")
-    play.add_argument("game", choices=GAMES_IN_TERMINAL, metavar="GAME", help="gin")
+    play.add_argument("game", choices=_TerminalGames(), metavar="GAME",
+                      help="a game the terminal can draw: gin")
     play.add_argument("--preset", default="standard",
                       help="rules preset: standard (default), pagat or oklahoma")
     play.add_argument("--target", type=int, metavar="N",
@@ -47,13 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve.add_argument("--data-dir", type=Path, metavar="DIR",
                        help="where the SQLite database lives (default ~/.local/share/cardtable)")
+    _game_module_option(serve)
 
     arena = commands.add_parser("arena", help="seeded bot-vs-bot matches of a game",
                                 description="Play seeded matches between the computer "
                                             "players of GAME and report how they went.")
     arena.add_argument("game", metavar="GAME", help="a game with a computer player")
     arena.add_argument("--games", type=int, default=100, metavar="N", help="matches to play")
-    arena.add_argument("--players", type=int, default=2, metavar="P", help="seats per match")
+    arena.add_argument("--players", type=int, metavar="P",
+                       help="seats per match (default: 2 if the game is played by two, "
+                            "else its usual count)")
     arena.add_argument("--seed", type=int, default=0, metavar="S",
                        help="the first match's seed (match i plays seed S+i)")
     arena.add_argument("--preset", help="rules preset (default: the game's default)")
@@ -62,38 +66,66 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        dest="settings", help="an option on top of the preset (JSON value), "
                                              "e.g. --set target=200; repeatable")
+    _game_module_option(arena)
 
     bench = commands.add_parser("bench", help="run a benchmark (source checkout only)",
-                                description="Run bench/<game>.py from the source checkout; "
+                                description="Run bench/<name>.py from the source checkout "
+                                            "(gin: the Gin engine, engine: every game's); "
                                             "the remaining arguments go to it.",
                                 add_help=False)
-    bench.add_argument("game", choices=GAMES_IN_TERMINAL, metavar="GAME", help="gin")
+    bench.add_argument("name", metavar="NAME", help="a benchmark of bench/: gin, engine, ...")
     bench.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the benchmark")
     return parser
 
 
+class _TerminalGames:
+    """The games ``cardtable play`` can draw (their descriptor's ``terminal``), looked up
+    when a command line is checked: building the parser must not import every game."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    @staticmethod
+    def _names() -> list[str]:
+        from cardtable.engine import descriptors
+
+        return [game.name for game in descriptors() if game.terminal]
+
+
+def _game_module_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--game-module", action="append", default=[], metavar="MODULE",
+                         dest="game_modules",
+                         help="import MODULE first: it registers a game of its own "
+                              "(repeatable; added to $CARDTABLE_GAME_MODULES)")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return serve(args.host, args.port, args.data_dir, args.game_modules)
+    if args.command == "bench":
+        return bench(args.name, args.args)
     if args.command == "play":
         return play(args.game, args.preset, args.target, args.seed)
-    if args.command == "serve":
-        return serve(args.host, args.port, args.data_dir)
-    if args.command == "arena":
-        return arena(args.game, args.games, args.players, args.seed, args.preset, args.settings,
-                     args.random)
-    return bench(args.game, args.args)
+    return arena(args.game, args.games, args.players, args.seed, args.preset, args.settings,
+                 args.random, args.game_modules)
 
 
 def play(game: str, preset: str, target: int | None, seed: int | None) -> int:
+    """A match in the terminal against the game's bot (``game``: a descriptor's
+    ``terminal``; the terminal UI, :mod:`cardtable.terminal`, draws Gin Rummy)."""
     # Imported here so that `cardtable bench` does not pay for the terminal UI.
-    from cardtable.engine.games import gin
+    from cardtable.engine import get_game
     from cardtable.terminal import play_gin
 
     overrides: dict[str, object] = {"preset": preset}
     if target is not None:
         overrides["target"] = target
     try:
-        options = gin.Options.from_dict(overrides)
+        options = get_game(game).options.from_dict(overrides)
     except ValueError as error:
         print(f"cardtable play {game}: error: {error}", file=sys.stderr)
         return 2
@@ -101,52 +133,57 @@ def play(game: str, preset: str, target: int | None, seed: int | None) -> int:
     return play_gin(options, rng)
 
 
-def serve(host: str, port: int, data_dir: Path | None) -> int:
+def serve(host: str, port: int, data_dir: Path | None, game_modules: list[str]) -> int:
     import uvicorn
 
     from cardtable.server import gc_tuning
     from cardtable.server.app import create_app
-    from cardtable.server.config import Settings
+    from cardtable.server.config import ServerConfig
 
-    settings = Settings.from_env(data_dir)
-    try:
-        freeze, thresholds = gc_tuning.from_env()
+    try:  # the one reading of the environment: everything below gets this config
+        config = ServerConfig.from_env(data_dir, game_modules=game_modules)
+        app = create_app(config)
     except ValueError as error:
         print(f"cardtable serve: error: {error}", file=sys.stderr)
         return 2
-    where = "DATABASE_URL" if settings.database_url else settings.data_dir / "cardtable.db"
+    where = "DATABASE_URL" if config.database_url else config.data_dir / "cardtable.db"
     print(f"cardtable {__version__}: open http://{host}:{port}/ in a browser (data: {where})",
           flush=True)
     # Frames over max_frame_bytes close the socket with 1009 inside the websockets library.
     # proxy_headers=False: uvicorn would believe X-Forwarded-For from 127.0.0.1 by default;
     # the app reads it itself, from CARDTABLE_TRUSTED_PROXIES only (security.client_address).
-    config = uvicorn.Config(create_app(settings), host=host, port=port, ws="websockets-sansio",
-                            ws_max_size=settings.max_frame_bytes, log_level="warning",
-                            proxy_headers=False, timeout_graceful_shutdown=3)
-    stats_file = gc_tuning.stats_path()  # CARDTABLE_GC_STATS: the collector's pause figures
+    server_config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio",
+                                   ws_max_size=config.max_frame_bytes, log_level="warning",
+                                   proxy_headers=False, timeout_graceful_shutdown=3)
+    stats_file = config.gc_stats  # CARDTABLE_GC_STATS: the collector's pause figures
     stats = gc_tuning.install_stats(stats_file) if stats_file else None
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             # Start-up is over (modules, database, lobby): freeze it, rarer full passes.
-            print(gc_tuning.apply(freeze, thresholds), flush=True)
+            print(gc_tuning.apply(config.gc_freeze, config.gc_thresholds), flush=True)
 
         async def shutdown(self, sockets: Any = None) -> None:
             await super().shutdown(sockets)
             if stats is not None and stats_file is not None:
                 stats.write(stats_file)
 
-    server = Server(config)
+    server = Server(server_config)
     server.run()
     return 0 if server.started else 3
 
 
-def arena(game: str, games: int, players: int, seed: int, preset: str | None,
-          settings: list[str], random_seats: list[int] | None = None) -> int:
+def arena(game: str, games: int, players: int | None, seed: int, preset: str | None,
+          settings: list[str], random_seats: list[int] | None = None,
+          game_modules: list[str] | None = None) -> int:
     """Bot against bot: seeded matches, with the figures that tell whether the bots work.
 
-    Match ``i`` deals from ``random.Random(seed + i)``.  A move the engine refuses
+    Any registered game plays (its descriptor names its bot), a plug-in's too: the
+    modules of ``$CARDTABLE_GAME_MODULES`` and ``game_modules`` are imported first.
+    ``players`` defaults to 2 when the game is played by two, else to its usual
+    count.  Match ``i`` deals from
+    ``random.Random(seed + i)``.  A move the engine refuses
     is counted as illegal and replaced by a seeded random legal move, so one bad
     decision does not hide the rest.  ``random_seats`` are played by a random
     player (a yardstick: the bots should beat it by far); only the bots' moves and
@@ -156,17 +193,27 @@ def arena(game: str, games: int, players: int, seed: int, preset: str | None,
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
 
-    from cardtable.bots.levels import BOT_MODULES as BOTS
     from cardtable.bots.levels import bot_for
     from cardtable.engine import GAMES, IllegalAction, get_game
+    from cardtable.server.config import game_modules_from_env, load_game_modules
 
     console, errors = Console(), Console(stderr=True)
-    playable = [g for g in GAMES if g in BOTS]
-    if game not in playable:
-        errors.print(f"cardtable arena: error: no computer player for {game!r}; "
-                     f"games: {', '.join(playable)}", style="red", highlight=False)
+
+    def fail(message: str) -> int:
+        # One line, however narrow the terminal: a log or a test reads it whole.
+        errors.print(f"cardtable arena: error: {message}", style="red", highlight=False,
+                     soft_wrap=True)
         return 2
-    module = get_game(game)
+
+    try:
+        load_game_modules(game_modules_from_env() + tuple(game_modules or ()))
+    except ValueError as error:
+        return fail(str(error))
+    if game not in GAMES:
+        return fail(f"no computer player for {game!r}; games: {', '.join(GAMES)}")
+    descriptor = get_game(game)
+    if players is None:
+        players = 2 if 2 in descriptor.players else descriptor.players[0]
     try:
         overrides: dict[str, Any] = {"preset": preset} if preset else {}
         for item in settings:
@@ -177,15 +224,14 @@ def arena(game: str, games: int, players: int, seed: int, preset: str | None,
                 overrides[key] = json.loads(text)
             except json.JSONDecodeError:
                 overrides[key] = text  # a bare word: a string option
-        options = module.Options.from_dict(overrides)
-        if players not in module.PLAYERS or games < 1:
-            raise ValueError(f"{game} seats {', '.join(map(str, module.PLAYERS))} players "
+        options = descriptor.options.from_dict(overrides)
+        if players not in descriptor.players or games < 1:
+            raise ValueError(f"{game} seats {', '.join(map(str, descriptor.players))} players "
                              "and --games must be at least 1")
         if any(not 0 <= s < players for s in random_seats or []):
             raise ValueError(f"--random names a seat from 0 to {players - 1}")
     except ValueError as error:
-        errors.print(f"cardtable arena: error: {error}", style="red", highlight=False)
-        return 2
+        return fail(str(error))
     choose = bot_for(game)
     stats = _ArenaStats(players, set(random_seats or []))
     # The modules imported so far are there for good: leave them out
@@ -199,7 +245,7 @@ def arena(game: str, games: int, players: int, seed: int, preset: str | None,
                       MofNCompleteColumn(), TimeRemainingColumn(), console=console) as progress:
             task = progress.add_task(f"{game}, {players} players", total=games)
             for i in range(games):
-                state = module.new_match(options, players, random.Random(seed + i))
+                state = descriptor.new_match(options, players, random.Random(seed + i))
                 stats.play(state, choose, random.Random(-1 - seed - i), IllegalAction)
                 progress.advance(task)
     finally:
@@ -272,13 +318,21 @@ class _ArenaStats:
         console.print(table)
 
 
-def bench(game: str, argv: list[str]) -> int:
-    path = BENCH_DIR / f"{game}.py"
-    if not path.is_file():
-        print(f"cardtable bench {game}: error: {path} not found; benchmarks run from a source "
-              f"checkout of cardtable (git clone, then pip install -e .)", file=sys.stderr)
+def bench(name: str, argv: list[str]) -> int:
+    if not BENCH_DIR.is_dir():
+        print(f"cardtable bench {name}: error: {BENCH_DIR} not found; benchmarks run from a "
+              f"source checkout of cardtable (git clone, then pip install -e .)",
+              file=sys.stderr)
         return 2
-    spec = importlib.util.spec_from_file_location(f"cardtable_bench_{game}", path)
+    # A benchmark is a module of bench/ with a main(argv); the others are its helpers.
+    known = sorted(p.stem for p in BENCH_DIR.glob("*.py")
+                   if p.stem.isidentifier() and re.search(r"^def main\(", p.read_text(), re.M))
+    if name not in known:
+        print(f"cardtable bench: error: no benchmark {name!r}; benchmarks: {', '.join(known)}",
+              file=sys.stderr)
+        return 2
+    path = BENCH_DIR / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"cardtable_bench_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     # Registered before running so dataclasses and pickling inside the benchmark can find it,

@@ -48,14 +48,16 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from cardtable.engine.api import Action
+from cardtable.server.codes import CloseCode
 
 View = dict[str, Any]
 ActionLike = Action | Mapping[str, Any]
 Chooser = Callable[[View], ActionLike | Awaitable[ActionLike]]
 
 # Close codes after which reconnecting cannot help (docs/protocol.md, "Close codes").
-FATAL_CLOSE_CODES = {1008: "rate limit", 1009: "frame too big", 4003: "bad token",
-                     4004: "unknown table"}
+FATAL_CLOSE_CODES: dict[int, str] = {
+    CloseCode.POLICY: "rate limit", CloseCode.TOO_BIG: "frame too big",
+    CloseCode.BAD_TOKEN: "bad token", CloseCode.UNKNOWN_TABLE: "unknown table"}
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 10.0
 # The server closes a socket sending more than 20 frames a second (bursts of 40);
 # the client stays a little below so that network jitter never trips it.
@@ -192,8 +194,9 @@ class Client:
 
         ``opponent`` (``"computer"`` or ``"friend"``) fills the other seats;
         ``seats`` (``"human"`` or ``"bot"`` for seats 1, 2, ...) overrides it seat
-        by seat; ``players`` defaults to the game's smallest table; ``settings`` are the
-        host's table settings (``turn_time``, ``private``, ... see docs/protocol.md).
+        by seat; ``players`` defaults to the game's usual count (its descriptor's
+        first); ``settings`` are the host's table settings (``turn_time``, ``private``,
+        ... see docs/protocol.md).
         """
         body: dict[str, Any] = {"game": game, "options": dict(options or {}),
                                 "opponent": opponent, "name": name}

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.bots import gin_simple
-from cardtable.engine.api import Action, IllegalAction, Rng
+from cardtable.engine.api import Action, IllegalAction, Options, Rng
 from cardtable.engine.cards import card as parse_card
 from cardtable.engine.cards import deadwood_value, parse, sort_key_suit, str_card
 from cardtable.engine.games import gin
@@ -422,11 +422,15 @@ class GinTerminal:
                            style="bold green" if winner == HUMAN else "bold red")
 
 
-def play_gin(options: gin.Options, rng: Rng, console: Console | None = None,
+def play_gin(options: Options, rng: Rng, console: Console | None = None,
              read: Callable[[str], str] | None = None) -> int:
-    """Play one match; the exit code is 0 at the end or on quit/EOF, 130 on Ctrl-C."""
+    """Play one match of Gin Rummy (``options``: Gin's, as ``cardtable play`` parses them
+    for the game's descriptor); the exit code is 0 at the end or on quit/EOF, 130 on
+    Ctrl-C."""
     console = console or Console(highlight=False)
-    ui = GinTerminal(gin.new_match(options, rng=rng), console, read or console.input)
+    state = gin.DESCRIPTOR.new_match(options, rng=rng)
+    assert isinstance(state, gin.GinState), "the terminal draws Gin Rummy only"
+    ui = GinTerminal(state, console, read or console.input)
     try:
         ui.run()
     except Quit:

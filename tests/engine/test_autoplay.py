@@ -11,7 +11,7 @@ import pytest
 
 from cardtable.bots.autoplay import DRAWS, is_stock_draw, timeout_move
 from cardtable.bots.levels import bot_for
-from cardtable.engine import Action, get_game
+from cardtable.engine import Action, descriptors, get_game
 from cardtable.engine.cards import parse
 from gin_deals import rigged as gin_rigged
 from rummy_deals import rigged as rummy_rigged
@@ -256,3 +256,15 @@ def test_a_bot_mistake_still_gives_a_legal_move() -> None:
         Action.parse("discard 7h"), Action.parse("discard Kd"))
     assert timeout_move("gin", {"legal": [{"type": "deal"}]},
                         lambda v: Action("pass")) == Action("deal")
+
+
+def test_each_games_descriptor_says_what_its_timed_out_turn_plays() -> None:
+    """``timeout: "bot"`` plays the bot's move; the rummy policy draws the descriptor's
+    stock move (no list of game names decides it)."""
+    bot_says = Action("pass")
+    for game in descriptors():
+        draw = game.stock_draw or "draw_stock"
+        view = {"seat": 0, "legal": [{"type": draw}, {"type": "pass"}]}
+        move = timeout_move(game.name, view, lambda v: bot_says)
+        assert move == (bot_says if game.timeout == "bot" else Action(draw)), game.name
+        assert is_stock_draw(game.name, {"type": draw}) == (game.stock_draw is not None)

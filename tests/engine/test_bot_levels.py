@@ -11,7 +11,7 @@ import pytest
 
 from cardtable.bots import levels
 from cardtable.bots.levels import LEVELS, alternatives, bot_for, choose
-from cardtable.engine import GAMES, Action, get_game
+from cardtable.engine import GAMES, Action, descriptors, get_game
 from cardtable.engine.cards import JOKER, RANKS
 
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
@@ -184,3 +184,15 @@ def test_jokers_and_wild_cards_are_never_thrown_by_a_slip() -> None:
 def test_no_slip_where_a_random_move_would_be_rash(game: str, best: str,
                                                    legal: list[dict[str, Any]]) -> None:
     assert alternatives(game, {"seat": 0, "legal": legal}, Action.parse(best)) == []
+
+
+def test_bot_modules_and_slips_come_from_each_games_own_modules() -> None:
+    assert dict(levels.BOT_MODULES) == {game.name: game.bot for game in descriptors()}
+    for game in descriptors():
+        module = levels.bot_module(game.name)
+        assert bot_for(game.name) is module.choose
+        # A bot module without a ``slips`` hook never slips but on discards.
+        if not hasattr(module, "slips"):
+            legal = [{"type": "play", "card": c} for c in ("2h", "9h")]
+            assert alternatives(game.name, {"seat": 0, "legal": legal},
+                                Action.parse("play 2h")) == []

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
+import json
 import random
+from typing import Any
 
 import pytest
 
-from cardtable.engine import GAMES, get_game
-from conformance import eager_policy, play_match, random_policy
+from cardtable.engine import GAMES, Action, get_game
+from cardtable.engine.api import live_rng
+from conformance import eager_policy, play_match, random_policy, snapshot
 
 # Rummy 500 seats 6 and 7 as it seats 5 and 8 (two packs, seven cards each): the costly
 # eager and option playouts skip them; the random playouts still seat every count.
@@ -51,7 +55,7 @@ def test_eager_playouts(name: str, preset: str, players: int, seed: int) -> None
     # a lower target keeps the suite quick; every other knob is the preset's
     options = short(name, preset=preset, target=60)
     stats = play_match(name, options, seed, eager_policy, players=players)
-    assert stats["result"]["over"] and stats["illegal_probes"] > 0
+    assert stats["result"]["over"] and stats["illegal_probes"] > 0 and stats["faults"] > 0
 
 
 @pytest.mark.parametrize(("name", "players"), SEATINGS)
@@ -92,6 +96,66 @@ def test_spades_number_knobs(players: int) -> None:
                     blind_nil_margin=50, bag_limit=5, bag_penalty=50, target=100)
     stats = play_match("spades", options, 4, eager_policy, players=players)
     assert stats["result"]["over"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_descriptor_answers_for_its_game(name: str) -> None:
+    game = get_game(name)
+    assert game.name == name and game.title and game.players
+    options = game.Options
+    assert options() == options.preset(options.DEFAULT_PRESET)
+    for preset in options.PRESETS:  # the express overrides fit every preset
+        assert options.from_dict({"preset": preset, **options.EXPRESS})
+    for players in game.players:
+        teams = game.teams(players)
+        assert sorted(s for team in teams for s in team) == list(range(players))
+    assert callable(importlib.import_module(game.bot).choose)
+    assert not game.same_turn("deal")
+    if game.stock_draw is not None:
+        assert game.is_stock_draw({"type": game.stock_draw})
+    assert not game.is_stock_draw({"type": "deal"})
+
+
+def first_hand_over(name: str, seed: int) -> Any:
+    """A match at the end of its first hand (dealing the next is the only move), in the
+    first preset (the default first) whose matches are longer than a hand."""
+    game = get_game(name)
+    presets = sorted(game.Options.PRESETS, key=lambda p: p != game.Options.DEFAULT_PRESET)
+    for preset in presets:
+        state = game.new_match(game.Options.preset(preset), rng=random.Random(seed))
+        rng = random.Random(seed)
+        assert not game.only_dealing(state)
+        while not game.only_dealing(state) and not state.is_over():
+            state.apply(eager_policy(state, rng))
+        if not state.is_over():
+            return state
+    raise AssertionError(f"no preset of {name} plays a second hand")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_rebuilt_match_deals_on_from_a_live_rng(name: str) -> None:
+    game = get_game(name)
+    state = first_hand_over(name, 11)
+    players = state.record()["players"]
+    rebuilt = game.replay(json.loads(json.dumps(state.record())), rng=live_rng())
+    assert snapshot(rebuilt, players) == snapshot(state, players)
+    rebuilt.apply(Action("deal"))  # a deal the record does not hold: from the live rng
+    assert len(rebuilt.chance_outcomes()) > len(state.chance_outcomes())
+    again = game.replay(json.loads(json.dumps(rebuilt.record())))
+    assert snapshot(again, players) == snapshot(rebuilt, players)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_computer_plays_a_whole_express_match(name: str) -> None:
+    """The descriptor's bot module, in every seat, from its views only."""
+    game = get_game(name)
+    choose = importlib.import_module(game.bot).choose
+    state = game.new_match(game.Options.from_dict(game.Options.EXPRESS), rng=random.Random(5))
+    for _ in range(10_000):
+        if state.is_over():
+            break
+        state.apply(choose(state.view(state.current_player())))
+    assert state.is_over() and state.result()["hands"]
 
 
 def test_the_suite_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -159,3 +223,44 @@ def test_the_suite_catches_a_partner_peek(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(SpadesState, "view", peeking)
     with pytest.raises(AssertionError, match="sees"):
         play_match("spades", short("spades", blind_nil=False), 1, eager_policy)
+
+
+def test_the_suite_catches_a_leaky_toy_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.engine.cards import format_cards
+    from toy_war import WarState
+
+    honest = WarState.view
+
+    def peeking(self: WarState, seat: int | None) -> dict[str, Any]:
+        out = honest(self, seat)
+        out["debug"] = format_cards(self.hands[1][:1])  # seat 1's first card
+        return out
+
+    monkeypatch.setattr(WarState, "view", peeking)
+    with pytest.raises(AssertionError, match="sees"):
+        play_match("toy_war", short("toy_war"), 1, eager_policy)
+
+
+def test_the_suite_catches_a_move_that_is_not_rolled_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.engine import rollback
+
+    monkeypatch.setattr(rollback, "roll_back", lambda state, actions, outcomes: None)
+    with pytest.raises(AssertionError, match="changed the state"):
+        play_match("toy_war", short("toy_war"), 1, eager_policy)
+
+
+def test_the_suite_catches_a_resample_that_redeals_the_seats_own_hand(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from toy_war import WarState
+
+    def careless(self: WarState, seat: int, rng: random.Random) -> None:
+        heap = self.hands[0] + self.hands[1] + self.stock
+        rng.shuffle(heap)
+        sizes = [len(h) for h in self.hands]
+        self.hands = [heap[:sizes[0]], heap[sizes[0]:sum(sizes)]]
+        self.stock = heap[sum(sizes):]
+
+    monkeypatch.setattr(WarState, "redeal_hidden", careless)
+    with pytest.raises(AssertionError):
+        play_match("toy_war", short("toy_war", target=60), 1, eager_policy)

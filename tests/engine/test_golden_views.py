@@ -41,7 +41,7 @@ def _snapshot(state: Any, players: int) -> dict[str, Any]:
 def play_fixed_match(game: str) -> dict[str, Any]:
     """Seeded deals, a seeded random choice among the sorted legal moves (a show or
     drop rarely)."""
-    players = PLAYERS[game]
+    players = PLAYERS.get(game) or get_game(game).players[0]
     state = get_game(game).new_match(players=players, rng=random.Random(2026))
     chooser = random.Random(13)
     steps: list[str] = []

@@ -157,6 +157,15 @@ def test_vector_4_joker_exchange() -> None:
     assert state.must_place == [] and "discard 2d" in legal_text(state, "discard")
 
 
+# seat 0 (dealer)  Jd Qd Kd Jk | 7c 7d 7s | 2d 4c 9s Tc 5h 3s 8d
+def test_a_joker_may_stand_for_a_card_the_player_holds() -> None:
+    state = rigged([f"Jd Qd Kd Jk 7c 7d 7s {JUNK[:-3]}", QUIET])
+    assert meld_action("Jd Jk Kd", "7c 7d 7s") in state.legal_actions()  # 30 + 21
+    act(state, "meld melds=JdJkKd/7c7d7s")
+    run = next(m for m in state.table if JOKER in m.cards)
+    assert run.stands_for == tuple(parse("Jd Qd Kd")) and parse("Qd")[0] in state.hands[0]
+
+
 # seat 0 (dealer)  9c 9h Jk | 8c 8h 8d Jk | Kd Kh Ks | 2c 4d 6s Qh
 # seat 1           Tc Jc Qc Kc | 9d 9s 8d 8s | 2h 4h 6c 3s 5d
 def test_exchange_in_a_set_of_three_takes_either_missing_suit_a_set_of_four_the_card() -> None:

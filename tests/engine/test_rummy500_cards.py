@@ -74,6 +74,20 @@ def test_a_joker_laid_off_goes_high_unless_the_run_ends_in_an_ace() -> None:
         == "Jd Qd Kd Ad"
 
 
+def test_a_joker_may_stand_for_a_card_the_player_holds() -> None:
+    # North keeps the Qd for a group of queens later: Jd Jk Kd, the joker as the Qd
+    #   North  Jd Qd Kd Jk 2s 5c 9h        upcard 3c, stock: 7s
+    state = rigged(["Jd Qd Kd Jk 2s 5c 9h", "4h 6h 8s Tc 2d 4s 6c", "Ac 3h 5s 7d 9c Js Kc"],
+                   "3c", "7s")
+    state.apply(Action("draw_stock"))
+    stand_in = Action.parse("meld cards=JdJkKd")
+    assert state.canonical(stand_in) in state.legal_actions()
+    assert "Jd Kd Jk" in [" ".join(c["cards"]) for c in state.view(0)["candidates"]]
+    state.apply(stand_in)
+    assert format_cards(state.table[0].stands_for) == "Jd Qd Kd"
+    assert card("Qd") in state.hands[0]
+
+
 def test_a_joker_left_in_hand_counts_15_whatever_the_option() -> None:
     assert rummy500.hand_count(parse("Jk As 2c Kd")) == 15 + 15 + 2 + 10
 

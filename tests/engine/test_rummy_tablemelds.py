@@ -4,16 +4,29 @@ and the hooks later games override (first-meld minimum, deep pickups)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
+from typing import TypeVar
 
 import pytest
 
 from cardtable.engine import Action, IllegalAction
 from cardtable.engine.cards import JOKER, card, format_cards, parse
-from cardtable.engine.games import rummy
+from cardtable.engine.games import rummy, rummy500
+from cardtable.engine.games.romme.values import joker_problem
 from cardtable.engine.melds import InvalidMeld, MeldRules, make_meld
-from cardtable.engine.tablemelds import candidate_melds, extend, fits, lay, swap_joker
+from cardtable.engine.tablemelds import (
+    TableMeldState,
+    candidate_melds,
+    extend,
+    fits,
+    lay,
+    swap_joker,
+)
+from romme_deals import rigged as romme_rigged
+from rummy500_deals import rigged as rummy500_rigged
 from rummy_deals import rigged
 
+State = TypeVar("State", bound=TableMeldState)
 HIGH = MeldRules(ace_high=True)
 AROUND = MeldRules(ace_high=True, around_corner=True)
 
@@ -51,6 +64,19 @@ def test_lay_off_refusals_say_why(meld: str, rules: MeldRules, card_text: str,
 def test_around_the_corner_runs_extend_through_the_ace() -> None:
     run = lay(1, 0, parse("Qh Kh Ah"), AROUND)
     assert fits(run, card("2h"), AROUND) and fits(run, card("Jh"), AROUND)
+
+
+@pytest.mark.parametrize(("limit", "laid_off", "allowed"), [
+    ("one_per_meld", "Jk", False), ("one_per_meld", "6h", True),
+    ("not_adjacent", "Jk", False), ("none", "Jk", True),
+])
+def test_fits_honours_the_games_meld_problem(limit: str, laid_off: str, allowed: bool) -> None:
+    run = lay(1, 0, parse("7h 8h Jk"), HIGH)
+    assert fits(run, card(laid_off), HIGH)  # the cards fit; the house rule decides
+    assert fits(run, card(laid_off), HIGH, partial(joker_problem, limit)) is allowed
+    state = romme_rigged(["7h 8h Jk 9c 9d 9s Kd 2c 4d 6s Qh 3s Tc Jc", "5c 6d 8s Js Qc 3h "
+                          "6h 9h Kc Ks 2s 4c Th"], options={"joker_limit": limit})
+    assert state.may_extend(run, card(laid_off)) is allowed
 
 
 def test_a_set_joker_takes_the_lowest_missing_suit() -> None:
@@ -117,7 +143,7 @@ class FortyToComeOut(rummy.RummyState):
                    for i, c in enumerate(stands_for))
 
 
-def _as(cls: type[rummy.RummyState], state: rummy.RummyState) -> rummy.RummyState:
+def _as(cls: type[State], state: TableMeldState) -> State:
     state.__class__ = cls
     state._legal = None
     return state
@@ -161,3 +187,33 @@ def test_deep_pickup_must_use_the_deepest_card() -> None:
         state.apply(Action("discard", card=card("Ac")))
     state.apply(Action("meld", cards=tuple(parse("9d 9h 9s"))))
     assert Action("discard", card=card("Ac")) in state.legal_actions()
+
+
+class FiveHundredWithExchanges(rummy500.Rummy500State):
+    """Rummy 500 with Rommé's joker exchange, to try the shared exchange rule."""
+
+    def may_swap_jokers(self, seat: int) -> bool:
+        return True
+
+
+# Three players, C (seat 2) deals, A (seat 0) plays first and lays 8c 8d 8h Jk (the joker is
+# the 8s), then throws the Kc he drew.  B draws the Qs: his 8s could take the joker's place,
+# but the freed joker must go back on the table this turn, and B's other cards make no meld
+# with it and the full set takes nothing more: the exchange would stick the turn.
+#   A  8c 8d 8h Jk 2s 5s Kd
+#   B  8s Ac 4c Jc 2d 6d Th        (with Qc for the Th: Jc Qc Jk is a meld, so he may)
+#   C  3h 5h 7h 9c Jh Kh 2c        upcard 3s, stock: Kc Qs
+@pytest.mark.parametrize(("last_card", "offered"), [("Th", False), ("Qc", True)])
+def test_a_joker_is_exchanged_only_when_it_can_go_back_on_the_table(
+        last_card: str, offered: bool) -> None:
+    state = rummy500_rigged(["8c 8d 8h Jk 2s 5s Kd", f"8s Ac 4c Jc 2d 6d {last_card}",
+                             "3h 5h 7h 9c Jh Kh 2c"], "3s", "Kc Qs")
+    state = _as(FiveHundredWithExchanges, state)
+    for move in ("draw_stock", "meld cards=8c8d8hJk", "discard Kc", "draw_stock"):
+        state.apply(Action.parse(move))
+    swap = Action("swap_joker", card=card("8s"), meld=1)
+    assert (swap in state.legal_actions()) is offered
+    if offered:
+        state.apply(swap)
+        assert state.must_place == [JOKER] and state.legal_actions()
+        assert all(JOKER in (*a.cards, a.card) for a in state.legal_actions())

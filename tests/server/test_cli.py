@@ -8,6 +8,7 @@ are slow, not because anything is timed.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
@@ -19,6 +20,7 @@ import pexpect
 import pytest
 
 from cardtable import __version__, cli
+from cardtable.engine import GAMES, get_game
 from cardtable.engine.api import Action
 from cardtable.terminal import BadInput, interpret, menu
 
@@ -204,6 +206,27 @@ def test_bench_points_at_the_repository_bench_directory() -> None:
     assert Path(__file__).resolve().parents[2] / "bench" == cli.BENCH_DIR
 
 
+def test_bench_names_the_benchmarks_it_has(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("gin", "engine"):
+        (tmp_path / f"{name}.py").write_text("def main(argv):\n    return 0\n")
+    (tmp_path / "peers.py").write_text("PEERS = []\n")  # a helper module, not a benchmark
+    monkeypatch.setattr(cli, "BENCH_DIR", tmp_path)
+    assert cli.main(["bench", "engine"]) == 0
+    for name in ("nope", "../gin", "peers"):
+        assert cli.main(["bench", name]) == 2
+        assert f"no benchmark {name!r}; benchmarks: engine, gin" in capsys.readouterr().err
+
+
+def test_play_refuses_a_game_the_terminal_cannot_draw(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["play", "spades"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'spades' (choose from 'gin')" in capsys.readouterr().err
+
+
 # -- typed commands, without a terminal ---------------------------------------------------------
 
 
@@ -281,6 +304,30 @@ def test_arena_plays_seeded_matches_and_reports(
     # the same seed plays the same games (the column's padding follows the other rows' widths)
     assert again.split("win share")[1].split("│")[1].strip() == \
         out.split("win share")[1].split("│")[1].strip()
+
+
+def test_arena_reports_the_hands_of_indian_rummy(capsys: pytest.CaptureFixture[str]) -> None:
+    """Indian Rummy's result lists its deals under ``hands`` like every game's."""
+    assert cli.main(["arena", "indian", "--games", "2", "--players", "3", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"games played\s*│\s*2\b", out), out
+    assert re.search(r"hands played\s*│\s*2\b", out), out  # points: one deal a match
+    assert re.search(r"illegal moves\s*│\s*0\b", out), out
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_arena_plays_every_registered_game(game: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """One express match (the game's one-hand options) of every game, the tests' toy game
+    (registered by conftest) too: the arena asks the descriptor, never the name."""
+    express = [f"{key}={json.dumps(value)}"
+               for key, value in get_game(game).options.EXPRESS.items()]
+    args = ["arena", game, "--games", "1", "--seed", "2"]
+    assert cli.main([*args, *(arg for pair in express for arg in ("--set", pair))]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"games played\s*│\s*1\b", out), out
+    assert re.search(r"hands played\s*│\s*[1-9]", out), out
+    assert re.search(r"illegal moves\s*│\s*0\b", out), out
 
 
 def test_arena_pits_the_bot_against_a_random_player(capsys: pytest.CaptureFixture[str]) -> None:

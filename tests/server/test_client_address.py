@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from cardtable.server.config import Settings
+from cardtable.server.config import ServerConfig
 from cardtable.server.security import client_address, trusted_networks
 from server_harness import ServerProcess
 
@@ -56,12 +56,12 @@ def test_without_trusted_proxies_the_header_is_never_read() -> None:
 def test_the_setting_takes_addresses_and_blocks_and_refuses_names(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDTABLE_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8,::1 ,")
-    assert Settings.from_env().trusted_proxies == ("127.0.0.1/32", "10.0.0.0/8", "::1/128")
+    assert ServerConfig.from_env().trusted_proxies == ("127.0.0.1/32", "10.0.0.0/8", "::1/128")
     monkeypatch.delenv("CARDTABLE_TRUSTED_PROXIES")
-    assert Settings.from_env().trusted_proxies == ()
+    assert ServerConfig.from_env().trusted_proxies == ()
     monkeypatch.setenv("CARDTABLE_TRUSTED_PROXIES", "127.0.0.1,proxy.internal")
     with pytest.raises(ValueError, match=r"'proxy\.internal' is not an IP address"):
-        Settings.from_env()
+        ServerConfig.from_env()
 
 
 # -- real servers ----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from cardtable.server import protocol as p
-from cardtable.server.config import Settings
+from cardtable.server.config import ServerConfig
 from cardtable.server.connection import Connection
 from cardtable.server.registry import Registry, sweep_interval
 from cardtable.server.table import Table
@@ -74,16 +74,16 @@ async def close_all(*players: Player) -> None:
 def test_eviction_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("CARDTABLE_EVICT_IDLE", "CARDTABLE_EVICT_FINISHED"):
         monkeypatch.delenv(name, raising=False)
-    defaults = Settings.from_env()
+    defaults = ServerConfig.from_env()
     assert (defaults.evict_idle, defaults.evict_finished) == (600.0, 60.0)
     assert sweep_interval(defaults) == 15.0
     monkeypatch.setenv("CARDTABLE_EVICT_IDLE", "0.5")
     monkeypatch.setenv("CARDTABLE_EVICT_FINISHED", "0")  # finished tables stay
-    settings = Settings.from_env()
+    settings = ServerConfig.from_env()
     assert (settings.evict_idle, settings.evict_finished) == (0.5, 0.0)
     assert sweep_interval(settings) == 0.125
     monkeypatch.setenv("CARDTABLE_EVICT_IDLE", "0")
-    assert sweep_interval(Settings.from_env()) is None  # nothing ever leaves: no sweeper
+    assert sweep_interval(ServerConfig.from_env()) is None  # nothing ever leaves: no sweeper
 
 
 async def test_an_idle_table_comes_back_as_it_was(local: LocalServer) -> None:
@@ -249,7 +249,7 @@ async def test_timeouts_and_a_taken_back_seat_are_kept(local: LocalServer) -> No
 async def registry(tmp_path: Path) -> AsyncIterator[Registry]:
     """A registry of its own whose sweeper never evicts by itself: the tests say when."""
     store = await Store.open(sqlite_url(tmp_path))
-    settings = Settings(data_dir=tmp_path, bot_delay=0.0, evict_idle=3600.0,
+    settings = ServerConfig(data_dir=tmp_path, bot_delay=0.0, evict_idle=3600.0,
                         evict_finished=3600.0)
     opened = Registry(store, settings)
     yield opened
@@ -273,7 +273,7 @@ def hello(token: str) -> p.Hello:
 
 async def evict(registry: Registry, table: Table) -> None:
     def offered() -> bool:
-        table._touched = time.monotonic() - 7200  # long idle (again: a bot move is activity)
+        table.eviction.touched = time.monotonic() - 7200  # long idle (again: a bot moved)
         table.offer_eviction()
         return table.table_id not in registry
 
@@ -307,7 +307,7 @@ async def test_commands_to_an_evicted_table_reach_it_loaded_again(registry: Regi
 
 async def test_a_command_queued_meanwhile_keeps_the_table(registry: Registry) -> None:
     table, _, _ = await registry.create("gin", {}, "friend", "Ann")
-    table._touched = time.monotonic() - 7200
+    table.eviction.touched = time.monotonic() - 7200
     table.offer_eviction()
     table.detach(Connection(None))  # type: ignore[arg-type]  # behind the eviction offer
     await table.info()
@@ -327,7 +327,7 @@ async def test_a_command_while_the_runtime_is_written_keeps_the_table(
         await save(table_id, **fields)
 
     monkeypatch.setattr(registry.store, "update_table", update_table)
-    table._touched = time.monotonic() - 7200
+    table.eviction.touched = time.monotonic() - 7200
     table.offer_eviction()
     await eventually(lambda: bool(written), "the runtime written")
     await table.info()

@@ -17,7 +17,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardtable.engine import get_game
 from cardtable.server import lobby as lobby_module
-from cardtable.server.lobby import NO_SEAT, Lobby, fitting_seat, install_routes
+from cardtable.server.lobby import NO_SEAT, Lobby, fitting_seat
+from cardtable.server.routes.lobby import install_routes
 from cardtable.store import SeatRecord, Store, TableRecord, sqlite_url
 
 with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx is what we have

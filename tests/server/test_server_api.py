@@ -5,6 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from cardtable.engine import descriptors
+from cardtable.server.routes.pages import WEB
 from server_harness import ServerProcess
 
 
@@ -89,6 +91,24 @@ def test_presets_are_listed_with_their_values(server: ServerProcess) -> None:
     gin = httpx.get(f"{server.base_url}/api/games").json()["games"][0]
     assert gin["preset_values"]["oklahoma"]["target"] == 150
     assert gin["preset_values"]["pagat"]["gin_bonus"] == 20
+
+
+def test_games_come_from_their_descriptors(server: ServerProcess) -> None:
+    """Every game the server process registered, in menu order, with its title, seat
+    counts and sides; the browser is offered only the games it has a board for."""
+    games = httpx.get(f"{server.base_url}/api/games").json()["games"]
+    builtin = [d for d in descriptors() if d.name in {g["name"] for g in games}]
+    assert [g["name"] for g in games] == [d.name for d in builtin]
+    assert {"gin", "rummy", "rummy500", "romme", "indian", "spades"} <= {d.name for d in builtin}
+    for game, descriptor in zip(games, builtin, strict=True):
+        assert game["title"] == descriptor.title and game["players"] == list(descriptor.players)
+        assert game["browser"] is descriptor.board
+        if game["browser"]:  # what table.js imports to draw it
+            assert (WEB / "games" / f"{game['name']}.js").is_file(), game["name"]
+    spades = next(g for g in games if g["name"] == "spades")
+    assert spades["partnerships"] == 4
+    assert spades["teams"] == {"4": [[0, 2], [1, 3]], "3": [[0], [1], [2]], "2": [[0], [1]]}
+    assert games[0]["partnerships"] is None and games[0]["teams"] == {"2": [[0], [1]]}
 
 
 def test_seats_chosen_one_by_one_and_joined_by_number(server: ServerProcess) -> None:

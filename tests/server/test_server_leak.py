@@ -7,7 +7,9 @@ server's own event log and every frame is checked against it with the leak
 rule of tests/conformance.py: a card in the stock, face down, or in the other
 seat's unrevealed hand may be named only if it was public (in the spectator's
 view) earlier in the same deal.  Every ``view`` must also be exactly the
-engine's ``view(seat)`` at the frame's version.
+engine's ``view(seat)`` at the frame's version.  A game registered from outside
+the package (the toy of tests/toy_war.py) is played at a server that loads its
+module by name, and checked the same way.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import importlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,10 +33,14 @@ from cardtable.client import Client, Connection, Frame, play
 from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.api import State
 from cardtable.engine.cards import str_card
-from cardtable.store import EventRecord, Store, TableRecord, database_url
+from cardtable.store import EventRecord, Store, TableRecord
 from conformance import cards_in, forbidden
 from server_harness import ServerProcess
 
+TESTS = Path(__file__).resolve().parents[1]
+# Games registered from outside the package (the toy of tests/toy_war.py): the server
+# subprocess imports their modules by name (CARDTABLE_GAME_MODULES), from tests/.
+PLUGINS = [name for name in GAMES if not get_game(name).state.__module__.startswith("cardtable.")]
 TABLES = 8
 HANDS = 200  # across all tables
 OPTIONS = {"target": 100}  # about a dozen hands a match: rematches are exercised too
@@ -157,13 +166,21 @@ def problems(frames: dict[Receiver, list[Frame]], truth: dict[int, Truth]) -> li
 
 
 async def logged(server: ServerProcess, table_id: str) -> tuple[TableRecord, list[EventRecord]]:
-    store = await Store.open(database_url(server.data_dir))
+    store = await Store.open(server.store_url)
     try:
         table = await store.get_table(table_id)
         assert table is not None
         return table, await store.load_events(table_id)
     finally:
         await store.close()
+
+
+def plugin_env(*games: str) -> dict[str, str]:
+    """The environment of a server that loads the modules of ``games`` at start."""
+    modules = ",".join(get_game(name).state.__module__ for name in games)
+    path = os.pathsep.join(p for p in (str(TESTS), os.environ.get("PYTHONPATH")) if p)
+    return {"CARDTABLE_GAME_MODULES": modules, "PYTHONPATH": path,
+            "CARDTABLE_JOIN_LIMIT": "100000"}
 
 
 # -- the tests -----------------------------------------------------------------------------
@@ -335,5 +352,30 @@ async def test_automatic_moves_and_stand_ins_leak_nothing(
         kinds = {e.kind for e in events}
         assert {"timeout", "auto"} <= kinds and "action" not in kinds, kinds
         assert problems(table.frames, truths(record, events)) == []
+    finally:
+        server.stop()
+
+
+def test_every_registered_game_is_watched() -> None:
+    """A new built-in game needs its place in the tables above; a plug-in is watched below."""
+    watched = {"gin", "spades", *(game for game, _, _ in FAMILY), *PLUGINS}
+    assert set(GAMES) <= watched, f"not leak-tested: {sorted(set(GAMES) - watched)}"
+
+
+@pytest.mark.parametrize("game", PLUGINS)
+async def test_plugged_in_games_frames_leak_nothing(
+        tmp_path_factory: pytest.TempPathFactory, game: str) -> None:
+    """A game the server loads by module name is watched like a built-in one."""
+    server = ServerProcess(tmp_path_factory.mktemp(game) / "data",
+                           env=plugin_env(game)).start()
+    players = get_game(game).players[0]
+    choose_move = importlib.import_module(get_game(game).bot).choose
+    try:
+        async with Client(server.base_url) as client:
+            tables = await asyncio.wait_for(asyncio.gather(*(play_seated_table(
+                client, game, {}, players, choose_move, 3) for _ in range(2))), 120)
+        assert sum(t.hands for t in tables) >= 6
+        assert any(t.matches > 1 for t in tables), "no rematch was played"
+        await check_tables(server, tables, players)
     finally:
         server.stop()

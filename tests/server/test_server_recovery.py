@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 
 from cardtable.bots.gin_simple import choose
 from cardtable.client import Client, Connection, Frame, play
-from cardtable.store import EventRecord, Store, database_url
+from cardtable.store import EventRecord, Store
 from server_harness import ServerProcess
 
 OPTIONS = {"target": 500}  # the match outlasts the test
@@ -53,7 +53,7 @@ async def friend_table(server: ServerProcess) -> AsyncIterator[tuple[Connection,
 
 
 async def log_of(server: ServerProcess, table_id: str) -> list[EventRecord]:
-    store = await Store.open(database_url(server.data_dir))
+    store = await Store.open(server.store_url)
     try:
         return await store.load_events(table_id)
     finally:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardtable.server.config import Settings
+from cardtable.server.config import ServerConfig
 from cardtable.server.table_presence import SPECTATOR_INTERVAL
 from server_harness import ServerProcess
 from table_life_helpers import (
@@ -56,9 +56,9 @@ def roomy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 def test_the_default_cap_is_200(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CARDTABLE_MAX_SPECTATORS", raising=False)
-    assert Settings.from_env().max_spectators == Settings().max_spectators == 200
+    assert ServerConfig.from_env().max_spectators == ServerConfig().max_spectators == 200
     monkeypatch.setenv("CARDTABLE_MAX_SPECTATORS", "7")
-    assert Settings.from_env().max_spectators == 7
+    assert ServerConfig.from_env().max_spectators == 7
 
 
 async def test_a_full_table_refuses_spectators_but_never_players(

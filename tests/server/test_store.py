@@ -30,7 +30,6 @@ from cardtable.store import (
     TableRecord,
     UnknownTable,
     VersionConflict,
-    database_url,
     sqlite_url,
 )
 from cardtable.store.database import utcnow
@@ -391,16 +390,11 @@ async def test_concurrent_retries_of_one_command_log_it_once(store: Store) -> No
     assert len(await store.load_events("t_8mQ2xK1v")) == 1
 
 
-def test_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_urls(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path / "new" / "dir")
     assert (tmp_path / "new" / "dir").is_dir()
     assert url == f"sqlite+aiosqlite:///{tmp_path / 'new' / 'dir' / 'cardtable.db'}"
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    assert database_url(tmp_path) == sqlite_url(tmp_path)
-    monkeypatch.setenv("DATABASE_URL", "postgresql://u@db:5432/cards")
-    assert database_url(tmp_path) == "postgresql+asyncpg://u@db:5432/cards"
-    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://u@db/cards")
-    assert database_url(tmp_path) == "postgresql+asyncpg://u@db/cards"
+    # DATABASE_URL is the server's configuration: tests/server/test_server_config.py.
 
 
 async def test_sqlite_is_wal_and_fsyncs(tmp_path: Path) -> None:

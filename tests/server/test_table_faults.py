@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError
 
 from cardtable.bots.gin_simple import choose
 from cardtable.server import protocol as p
-from cardtable.server.config import Settings
+from cardtable.server.config import ServerConfig
 from cardtable.server.connection import Connection
 from cardtable.server.registry import Registry
 from cardtable.server.table import Table, rebuild
@@ -109,7 +109,7 @@ def act(table: Table, seat: Seat, ref: str) -> dict[str, Any]:
 async def one_person(tmp_path: Path) -> AsyncIterator[tuple[Table, FaultyStore, str]]:
     """A table of two people, the second seat free: (table, store, seat 0's token)."""
     store = await FaultyStore.open(sqlite_url(tmp_path / "data"))
-    registry = Registry(store, Settings(data_dir=tmp_path, bot_delay=0))
+    registry = Registry(store, ServerConfig(data_dir=tmp_path, bot_delay=0))
     try:
         table, _, ann = await registry.create("gin", {"target": 500}, "friend", "Ann")
         yield table, store, ann
@@ -210,14 +210,14 @@ async def test_database_down_for_a_move_that_never_landed(tmp_path: Path) -> Non
 
 async def test_status_writes_after_logged_events_never_lose_them(tmp_path: Path) -> None:
     async with two_people(tmp_path) as (table, store, seats):
-        table._heal_delay = 0.05  # try again soon (the real first wait is a second)
+        table.journal.heal_delay = 0.05  # try again soon (the real first wait is a second)
         store.updates_fail = True
         for seat in seats:  # end by agreement: the event is logged, the status write fails
             send(table, seat, {"t": "end", "d": {"agree": True}})
         await seats[0].settle()
         while seats[0].view.get("phase") is None or table.ended is None:
             await seats[0].frame()
-        assert table.ended == "agreed" and table._status() == "over"
+        assert table.ended == "agreed" and table.status() == "over"
         row = await store.get_table(table.table_id)
         assert row is not None and row.status == "playing"
         # A rematch now: logged, answered with the new match, the status still lagging.
@@ -225,7 +225,7 @@ async def test_status_writes_after_logged_events_never_lose_them(tmp_path: Path)
             send(table, seat, {"t": "rematch"})
         while table.version < 2 or not seats[1].conn.outbox.empty():
             await seats[1].frame()
-        assert table._status() == "playing" and seats[1].version == 2
+        assert table.status() == "playing" and seats[1].version == 2
         # Leaving is the seat's own record: refused as a whole, nothing changes.
         send(table, seats[1], {"t": "leave"})
         while (frame := await seats[1].frame())["t"] != "error":
@@ -249,11 +249,11 @@ async def test_any_error_answers_the_sender(tmp_path: Path) -> None:
         def broken(*_: Any, **__: Any) -> None:
             raise RuntimeError("a bug")
 
-        table._next_turn = broken  # type: ignore[method-assign]
+        table.next_turn = broken  # type: ignore[method-assign]
         message = act(table, seat, "m1")
         answer = await seat.answer("m1")
         assert answer["d"]["code"] == "internal"
-        del table._next_turn
+        del table.next_turn
         # The move was logged before the bug: memory is the log's, and a resend is acked.
         send(table, seat, message)
         assert (await seat.answer("m1"))["v"] == 1
@@ -266,9 +266,9 @@ async def test_a_join_the_database_refuses_changes_nothing(tmp_path: Path) -> No
         store.updates_fail = True
         with pytest.raises(SaveFailed):  # HTTP answers 503
             await table.join("Bob")
-        assert table.record.seats == before and table._status() == "waiting"
+        assert table.record.seats == before and table.status() == "waiting"
         store.reads_fail = True  # and the log cannot be read either: still an answer
-        table._suspect = True
+        table.journal.suspect = True
         with pytest.raises(SaveFailed):
             await table.join("Bob")
         store.updates_fail = store.reads_fail = False
@@ -280,7 +280,7 @@ async def test_a_join_the_database_refuses_changes_nothing(tmp_path: Path) -> No
 
 async def test_new_rules_stand_when_the_settings_cannot_be_saved(tmp_path: Path) -> None:
     async with two_people(tmp_path) as (table, store, seats):
-        table._heal_delay = 0.05
+        table.journal.heal_delay = 0.05
         turn_time = table.table_settings.turn_time
         store.updates_fail = True
         send(table, seats[0], {"t": "settings", "d": {"settings": {"turn_time": 60},
@@ -291,7 +291,7 @@ async def test_new_rules_stand_when_the_settings_cannot_be_saved(tmp_path: Path)
         # The redeal is logged: everyone has the new deal under the new rules; the other
         # settings were not saved and did not change.
         await assert_matches_log(table, store, seats)
-        assert table.version == 1 and table.options["target"] == 200
+        assert table.version == 1 and table.options.to_dict()["target"] == 200
         assert table.record.options["target"] == 200
         assert table.table_settings.turn_time == turn_time != 60
         store.updates_fail = False

@@ -13,7 +13,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from cardtable.server.protocol import TableInfo, ViewData
-from cardtable.store import EventRecord, Store, database_url
+from cardtable.store import EventRecord, Store, sqlite_url
 from server_harness import ServerProcess
 from table_life_helpers import quiet_table as new_table
 from table_life_helpers import table_info as info
@@ -90,7 +90,7 @@ async def friends_views(server: ServerProcess, **body: Any) -> tuple[
 
 
 async def log_of(server: ServerProcess, table_id: str) -> list[EventRecord]:
-    store = await Store.open(database_url(server.data_dir))
+    store = await Store.open(sqlite_url(server.data_dir))  # the server runs on SQLite
     try:
         events: list[EventRecord] = await store.load_events(table_id)
         return events

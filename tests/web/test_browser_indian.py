@@ -56,7 +56,7 @@ class IndianPlayer:
 
     def deal_over(self) -> bool:
         """The deal result is up (it stays up after a computer deals on)."""
-        return self.attr("data-mode") == "result"
+        return self.attr("data-mode") == "hand-over"
 
     def hand(self) -> list[str]:
         return [str(c) for c in self.page.eval_on_selector_all(
@@ -82,7 +82,7 @@ class IndianPlayer:
         self.page.wait_for_function(
             """() => { const g = document.querySelector('.indian');
                        return g && (g.classList.contains('my-turn') ||
-                                    g.dataset.mode === 'result'); }""",
+                                    g.dataset.mode === 'hand-over'); }""",
             timeout=timeout * 1000)
 
     # -- acting ------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ class RummyPlayer:
             "() => document.querySelector('.rummy')?.classList.contains('my-turn') ?? false"))
 
     def hand_over(self) -> bool:
-        return self.attr("data-mode") == "summary"
+        return self.attr("data-mode") == "hand-over"
 
     def hand(self) -> list[str]:
         return [str(c) for c in self.page.eval_on_selector_all(
@@ -89,7 +89,7 @@ class RummyPlayer:
         self.page.wait_for_function(
             """() => { const g = document.querySelector('.rummy');
                        return g && (g.classList.contains('my-turn') ||
-                                    g.dataset.mode === 'summary'); }""",
+                                    g.dataset.mode === 'hand-over'); }""",
             timeout=timeout * 1000)
 
     def wait_newer(self, version: int, timeout: float = 15.0) -> None:

@@ -48,7 +48,7 @@ class SpadesPlayer:
 
     def hand_over(self) -> bool:
         """The end-of-hand summary is up (it stays up after a computer deals on)."""
-        return self.attr("data-mode") == "summary"
+        return self.attr("data-mode") == "hand-over"
 
     def hand(self) -> list[str]:
         return [str(c) for c in self.page.eval_on_selector_all(
@@ -66,7 +66,7 @@ class SpadesPlayer:
         self.page.wait_for_function(
             """() => { const g = document.querySelector('.spades');
                        return g && (g.classList.contains('my-turn') ||
-                                    g.dataset.mode === 'summary'); }""",
+                                    g.dataset.mode === 'hand-over'); }""",
             timeout=timeout * 1000)
 
     # -- acting ------------------------------------------------------------------------------

@@ -25,6 +25,8 @@ the same view always gives the same move.  Hands are judged by
 
 >>> choose({"seat": 0, "phase": "deal_over", "legal": [{"type": "deal"}]})
 Action('deal')
+
+The easy level (``cardtable.bots.levels``) never throws a :func:`precious` card by a slip.
 """
 
 from __future__ import annotations
@@ -276,4 +278,16 @@ def choose_discard(table: Table, legal: list[int]) -> int:
     return min(near, key=key)
 
 
-__all__ = ["choose", "choose_discard", "feeds", "wants_drop", "wants_open"]
+def precious(view: View, c: int) -> bool:
+    """A card the easy level never throws by a slip: a printed joker or a card of the
+    wild rank.
+
+    >>> precious({"wild": {"card": "7s", "rank": "7"}}, card("7h")), precious({}, card("7h"))
+    (True, False)
+    """
+    rank = (view.get("wild") or {}).get("rank")
+    wild = RANKS.index(rank) if isinstance(rank, str) and rank in RANKS else None
+    return is_joker(c, wild)
+
+
+__all__ = ["choose", "choose_discard", "feeds", "precious", "wants_drop", "wants_open"]

@@ -3,21 +3,28 @@
 ``choose(game, level, view, rng)`` returns one of ``view["legal"]`` for the seat of
 ``view`` (``state.view(seat)``):
 
-* ``"normal"``: the game's own bot (:data:`BOT_MODULES`), exactly as it plays alone.
+* ``"normal"``: the game's own bot (its descriptor's ``bot`` module), exactly as it
+  plays alone.
 * ``"easy"``: the same bot, but about one decision in three (:data:`EASY_SLIP`) where
   a choice of the same kind exists it makes another one at random:
 
-  - a **discard** (every rummy game): another legal discard, never a joker (nor, in
-    Indian Rummy, a wild card) unless the bot threw one itself;
-  - a **card to play** (Spades): another legal card, except while the seat bid nil
-    (a random card would throw the nil away);
-  - a **bid** (Spades): a legal bid at most one away from the bot's, never nil unless
-    the bot bid nil.
+  - a **discard** (every rummy game): another legal discard, never a card the bot
+    module calls ``precious`` (by default a printed joker; Indian Rummy adds its wild
+    cards) unless the bot threw one itself;
+  - any other move its bot module's ``slips(view, best, others)`` allows (Spades:
+    another card to play, except while the seat bid nil; a bid at most one away from
+    the bot's, never nil unless the bot bid nil).
 
   Everything else is the bot's: draws and pickups, melds and lay-offs, knocks, gin,
   shows (declare), drops, calls, blind nil, card passing, dealing.  So an easy
   computer never makes a move a sensible player would not (no random Indian drop, no
   knock, declaration or show the bot did not choose); it only plays looser cards.
+
+A bot module has ``choose(view) -> Action``, and may have the two easy-level hooks:
+
+* ``precious(view, card) -> bool``: a card no slip throws;
+* ``slips(view, best, others) -> list[Action]``: of ``others`` (the legal moves of
+  ``best``'s kind but ``best``), those an easy computer may make instead.
 
 Unknown games and levels are a ``ValueError``.  Bot modules load lazily.
 
@@ -31,11 +38,13 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from types import ModuleType
 from typing import Any
 
+from cardtable.engine import descriptors, get_game
 from cardtable.engine.api import Action
-from cardtable.engine.cards import JOKER, RANKS
+from cardtable.engine.cards import JOKER
 
 View = dict[str, Any]
 Bot = Callable[[View], Action]
@@ -43,20 +52,42 @@ Bot = Callable[[View], Action]
 LEVELS = ("easy", "normal")
 """The computer levels, weakest first."""
 
-BOT_MODULES = {"gin": "cardtable.bots.gin_simple", "rummy": "cardtable.bots.rummy_bot",
-               "rummy500": "cardtable.bots.rummy500_bot", "romme": "cardtable.bots.romme_bot",
-               "spades": "cardtable.bots.spades_bot", "indian": "cardtable.bots.indian_bot"}
-"""Each game's computer player: a module with ``choose(view) -> Action``."""
-
 EASY_SLIP = 0.35
 """How often an easy computer swaps the bot's discard, card or bid for a looser one."""
 
 
+class _BotModules(Mapping[str, str]):
+    """Each registered game's computer player (its descriptor's ``bot``), always
+    current: a game registered later is in it at once."""
+
+    def _modules(self) -> dict[str, str]:
+        return {d.name: d.bot for d in descriptors()}
+
+    def __getitem__(self, game: str) -> str:
+        return self._modules()[game]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules())
+
+    def __len__(self) -> int:
+        return len(self._modules())
+
+    def __repr__(self) -> str:
+        return repr(self._modules())
+
+
+BOT_MODULES: Mapping[str, str] = _BotModules()
+"""Each game's computer player: a module with ``choose(view) -> Action``."""
+
+
+def bot_module(game: str) -> ModuleType:
+    """``game``'s bot module, imported on first use (bots are heavy)."""
+    return importlib.import_module(get_game(game).bot)
+
+
 def bot_for(game: str) -> Bot:
-    """The ``choose(view)`` of ``game``'s bot, imported on first use (bots are heavy)."""
-    if game not in BOT_MODULES:
-        raise ValueError(f"no computer player for {game!r}")
-    choose_move: Bot = importlib.import_module(BOT_MODULES[game]).choose
+    """The ``choose(view)`` of ``game``'s bot."""
+    choose_move: Bot = bot_module(game).choose
     return choose_move
 
 
@@ -81,32 +112,22 @@ def choose(game: str, level: str, view: View, rng: random.Random) -> Action:
 def alternatives(game: str, view: View, best: Action) -> list[Action]:
     """The legal moves an easy computer may make instead of the bot's ``best`` (never
     ``best`` itself); empty where the bot's choice stands."""
+    module = bot_module(game)
     legal = [Action.from_json(a) for a in view.get("legal", [])]
-    same = [a for a in legal if a.type == best.type and a != best]
+    others = [a for a in legal if a.type == best.type and a != best]
     if best.type == "discard":
-        return [a for a in same if a.card is None or not _precious(game, view, a.card)
-                or _precious(game, view, best.card)]
-    if game == "spades" and best.type == "play":
-        bids = view.get("bids") or []
-        seat = view.get("seat")
-        nil = isinstance(seat, int) and seat < len(bids) and bids[seat] == 0
-        return [] if nil else same
-    if game == "spades" and best.type == "bid" and best.number is not None:
-        near = [a for a in same if a.number is not None and abs(a.number - best.number) <= 1]
-        return [a for a in near if a.number != 0 or best.number == 0]
-    return []
+        precious: Callable[[View, int], bool] = getattr(module, "precious", printed_joker)
+        thrown = best.card is not None and precious(view, best.card)
+        return [a for a in others if a.card is None or thrown or not precious(view, a.card)]
+    slips: Callable[[View, Action, list[Action]], list[Action]] | None = getattr(
+        module, "slips", None)
+    return [] if slips is None else slips(view, best, others)
 
 
-def _precious(game: str, view: View, card: int | None) -> bool:
-    """A joker: the printed one, or in Indian Rummy a card of the wild rank."""
-    if card is None:
-        return False
-    if card >= JOKER:
-        return True
-    if game != "indian":
-        return False
-    rank = (view.get("wild") or {}).get("rank")
-    return isinstance(rank, str) and rank in RANKS and card % 13 == RANKS.index(rank)
+def printed_joker(view: View, card: int) -> bool:
+    """The card no slip throws where a bot module says nothing else: a joker."""
+    return card >= JOKER
 
 
-__all__ = ["BOT_MODULES", "EASY_SLIP", "LEVELS", "alternatives", "bot_for", "choose"]
+__all__ = ["BOT_MODULES", "EASY_SLIP", "LEVELS", "alternatives", "bot_for", "bot_module",
+           "choose", "printed_joker"]

@@ -22,6 +22,9 @@ the same view always gives the same move.
 
 >>> choose({"seat": 0, "phase": "hand_over", "legal": [{"type": "deal"}]})
 Action('deal')
+
+The easy level (``cardtable.bots.levels``) slips with :func:`slips`: another card to
+play, or a bid one away from this bot's.
 """
 
 from __future__ import annotations
@@ -432,5 +435,29 @@ def _low_from_longest(cards: list[int]) -> int:
     return min(cards, key=lambda c: (-lengths[suit_of(c)], power(c), suit_of(c)))
 
 
+def slips(view: View, best: Action, others: list[Action]) -> list[Action]:
+    """Of ``others`` (the legal moves of ``best``'s kind but ``best``), those an easy
+    computer may make instead of this bot's ``best``: any other card, except while the
+    seat bid nil (a random card would throw the nil away); a bid at most one away from
+    the bot's, never nil unless the bot bid nil.  Nothing else slips (blind nil, card
+    passing, the two-player draw are the bot's).
+
+    >>> bids = [{"type": "bid", "number": n} for n in range(14)]
+    >>> slips({"seat": 1, "bids": [2, None, None, None], "legal": bids},
+    ...       Action("bid", number=4), [Action("bid", number=n) for n in (3, 5, 9)])
+    [Action('bid 3'), Action('bid 5')]
+    """
+    if best.type == "play":
+        bids = view.get("bids") or []
+        seat = view.get("seat")
+        nil = isinstance(seat, int) and seat < len(bids) and bids[seat] == 0
+        return [] if nil else others
+    if best.type == "bid" and best.number is not None:
+        wanted = best.number
+        near = [a for a in others if a.number is not None and abs(a.number - wanted) <= 1]
+        return [a for a in near if a.number != 0 or wanted == 0]
+    return []
+
+
 __all__ = ["Table", "choose", "choose_bid", "choose_play", "estimate_tricks", "exchange_cards",
-           "keeps", "nil_is_safe", "wants_blind_nil"]
+           "keeps", "nil_is_safe", "slips", "wants_blind_nil"]

@@ -36,6 +36,11 @@ _NAMES = [r + s for s in SUITS for r in RANKS] + ["Jk"]
 _CARD_OF_TEXT = {name.lower(): i for i, name in enumerate(_NAMES)} | {
     "10" + s: 13 * i + 9 for i, s in enumerate(SUITS)
 }
+# The fast paths of ``parse`` and ``format_cards`` (decks are formatted at every deal and
+# parsed at every replay): one dict lookup per card, no call.  Cards above the joker
+# (a game's private marks, like Spades' Big Joker) print as the joker.
+_CARD_OF_EXACT = _CARD_OF_TEXT | {name: i for i, name in enumerate(_NAMES)}
+_NAME_OF_CARD = {c: _NAMES[min(c, JOKER)] for c in range(64)}
 
 
 def make(rank: int, suit: int) -> int:
@@ -76,11 +81,19 @@ def card(text: str) -> int:
 
 def parse(text: str) -> list[int]:
     """Parse cards separated by spaces or commas, naming the first bad token."""
-    return [card(token) for token in text.replace(",", " ").split()]
+    tokens = text.replace(",", " ").split()
+    try:
+        return [_CARD_OF_EXACT[token] for token in tokens]
+    except KeyError:  # other letter cases, or a bad token that ``card`` will name
+        return [card(token) for token in tokens]
 
 
 def format_cards(cards: Iterable[int]) -> str:
-    return " ".join(str_card(c) for c in cards)
+    cards = cards if isinstance(cards, list | tuple) else list(cards)
+    try:
+        return " ".join([_NAME_OF_CARD[c] for c in cards])
+    except KeyError:  # a card out of the table: ``str_card`` names it or says what is wrong
+        return " ".join(str_card(c) for c in cards)
 
 
 def deck(packs: int = 1, jokers: int = 0) -> list[int]:

@@ -27,8 +27,15 @@ from typing import Any, TypeVar
 from .api import JSON, Action, Chance
 
 _NOT_COPIED = frozenset({"_chance", "_origin", "_legal", "_legal_ids"})
+_FLAT = frozenset({"_actions"})
+"""Fields that are lists of immutable values by the base's contract: copied with ``list``,
+without looking at each element (the actions of a long match run to thousands)."""
 R = TypeVar("R")
 _ATOMS = (int, float, str, bytes, bool, type(None), enum.Enum, frozenset, Action)
+_SHARED: set[type] = {int, float, str, bytes, bool, type(None), frozenset, Action}
+"""Every type seen so far whose values :func:`structural_copy` shares: a container holding
+only these is copied in one C-level step (``set.issuperset(map(type, ...))``), not a Python
+call per element."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,27 +55,69 @@ def structural_copy(value: Any) -> Any:
     >>> twin["hands"][0].append(9); hands
     [[1, 2], [3]]
     """
-    if isinstance(value, _ATOMS):
-        return value
     kind = type(value)
-    if kind is list:
-        return [structural_copy(v) for v in value]
-    if kind is dict:
-        return {k: structural_copy(v) for k, v in value.items()}
-    if kind is set:
-        return set(value)
-    if kind is tuple:
-        return tuple(structural_copy(v) for v in value)
+    if kind in _SHARED:
+        return value
+    copier = _COPIERS.get(kind)
+    if copier is None:
+        copier = _learn(kind)
+    return copier(value)
+
+
+def _copy_list(value: list[Any]) -> list[Any]:
+    if _SHARED.issuperset(map(type, value)):
+        return value[:]
+    return [structural_copy(v) for v in value]
+
+
+def _copy_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    if _SHARED.issuperset(map(type, value.values())):
+        return value.copy()
+    return {k: structural_copy(v) for k, v in value.items()}
+
+
+def _copy_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
+    if _SHARED.issuperset(map(type, value)):
+        return value  # nothing in it can change: the tuple itself is as good as a copy
+    return tuple(structural_copy(v) for v in value)
+
+
+def _share(value: Any) -> Any:
+    return value
+
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {
+    list: _copy_list, dict: _copy_dict, tuple: _copy_tuple, set: set}
+
+
+def _learn(kind: type) -> Callable[[Any], Any]:
+    """How values of ``kind`` are copied; it depends on the type alone, so it is decided
+    once per type."""
     params = getattr(kind, "__dataclass_params__", None)
-    if params is not None and params.frozen:
-        return value  # frozen dataclasses (options, table melds) hold no mutable state
-    return copy.deepcopy(value)
+    if issubclass(kind, _ATOMS) or (params is not None and params.frozen):
+        # frozen dataclasses (options, table melds) hold no mutable state
+        _SHARED.add(kind)
+        copier: Callable[[Any], Any] = _share
+    else:
+        copier = copy.deepcopy
+    _COPIERS[kind] = copier
+    return copier
 
 
 def copy_fields(state: Any) -> dict[str, Any]:
     """Every field of ``state`` copied (:func:`structural_copy`), but its chance, origin
     and legal-move cache, which belong to one state only."""
-    return {k: structural_copy(v) for k, v in vars(state).items() if k not in _NOT_COPIED}
+    fields: dict[str, Any] = {}
+    for key, value in vars(state).items():
+        if key in _NOT_COPIED:
+            continue
+        if type(value) in _SHARED:
+            fields[key] = value
+        elif key in _FLAT:
+            fields[key] = list(value)
+        else:
+            fields[key] = structural_copy(value)
+    return fields
 
 
 def mark_origin(state: Any) -> None:
@@ -108,10 +157,10 @@ def roll_back(state: Any, actions: int, outcomes: int) -> None:
         rebuilt = object.__new__(type(state))
         rebuilt.__dict__.update(structural_copy(origin.fields))
         rebuilt._chance = Chance(chance.rng, replay=drawn)
-        rebuilt._origin, rebuilt._legal, rebuilt._legal_ids = origin, None, set()
+        rebuilt._origin, rebuilt._legal, rebuilt._legal_ids = origin, None, None
         for action in played[origin.actions:]:
             rebuilt.apply(action)
     state.__dict__.clear()
     state.__dict__.update(vars(rebuilt))
     state._legal = None
-    state._legal_ids = set()
+    state._legal_ids = None

@@ -50,6 +50,9 @@ class GameState:
 
     _LEGAL_BY_PHASE: ClassVar[dict[PhaseEnum, LegalFn]]
     _APPLY_BY_PHASE: ClassVar[dict[PhaseEnum, RuleFn]]
+    _RULES_DIRECT: ClassVar[bool] = True
+    """Whether ``apply`` may run the phase's rule itself (the class keeps the base's
+    ``do_apply``), saving a call per move."""
 
     options: Any
     players: int
@@ -73,6 +76,7 @@ class GameState:
             if rule is not None:
                 rules[phase] = rule
         cls._LEGAL_BY_PHASE, cls._APPLY_BY_PHASE = legal, rules
+        cls._RULES_DIRECT = cls.do_apply is GameState.do_apply
 
     def __init__(self, options: Any, players: int, chance: Chance):
         self.options = options
@@ -80,7 +84,7 @@ class GameState:
         self._chance = chance
         self._actions: list[Action] = []
         self._legal: list[Action] | None = None
-        self._legal_ids: set[int] = set()
+        self._legal_ids: set[int] | None = None
         self.setup()
 
     # -- what each game writes ------------------------------------------------------
@@ -138,7 +142,8 @@ class GameState:
         return self.to_act
 
     def is_over(self) -> bool:
-        return bool(self.phase.value == "match_over")
+        # The phase is a str enum: comparing the str is cheaper than reading ``.value``.
+        return self.phase == "match_over"
 
     def legal_actions(self) -> list[Action]:
         """The moves of the seat to act, sorted; computed once per position."""
@@ -146,17 +151,25 @@ class GameState:
         if legal is None:
             legal = self._LEGAL_BY_PHASE[self.phase](self)
             if self.SORT_LEGAL:
-                legal = sorted(set(legal))
+                # A key computed once per move: ``sorted(set(legal))`` alone would call
+                # ``Action.__lt__`` (two ``sort_key`` calls) for each of n log n comparisons.
+                legal = sorted(set(legal), key=Action.sort_key)
             self._legal = legal
-            self._legal_ids = set(map(id, legal))
-        return list(legal)
+            self._legal_ids = None  # built by a checked apply; playouts never need it
+        return legal[:]
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` (in canonical form) is one of the legal moves."""
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             self.legal_actions()
+            legal = self._legal
+            assert legal is not None
+        ids = self._legal_ids
+        if ids is None:
+            ids = self._legal_ids = set(map(id, legal))
         # Callers usually hand back one of the legal objects: identity before equality.
-        return id(action) in self._legal_ids or action in (self._legal or ())
+        return id(action) in ids or action in legal
 
     def check(self, action: Action) -> Action:
         """The checked path: ``action`` in canonical form, or ``IllegalAction`` with a reason."""
@@ -167,11 +180,13 @@ class GameState:
 
     def apply(self, action: Action) -> list[Event]:
         """Play ``action`` for the seat to act; the state is unchanged if it raises."""
-        return rollback.run(self, type(self).do_apply, self.check(action))
+        return self.apply_unchecked(self.check(action))
 
     def apply_unchecked(self, action: Action) -> list[Event]:
         """Play a move taken from :meth:`legal_actions` as it is (playouts and search):
         no legality check; a failing rule still leaves the state as it was."""
+        if self._RULES_DIRECT:
+            return rollback.run(self, self._APPLY_BY_PHASE[self.phase], action)
         return rollback.run(self, type(self).do_apply, action)
 
     def do_apply(self, action: Action) -> list[Event]:
@@ -202,9 +217,8 @@ class GameState:
         list is shared with this one), then the cards ``seat`` cannot see dealt anew."""
         twin = object.__new__(type(self))
         twin.__dict__.update(rollback.copy_fields(self))
-        twin._actions = list(self._actions)
         twin._chance = Chance(rng)
-        twin._legal, twin._legal_ids = None, set()
+        twin._legal, twin._legal_ids = None, None
         twin.redeal_hidden(seat, rng)
         rollback.mark_origin(twin)
         return twin

@@ -24,6 +24,7 @@ class LogKind(StrEnum):
 class CloseCode(IntEnum):
     """Why the server closed a WebSocket (4xxx: ours; the rest: RFC 6455)."""
 
+    NORMAL = 1000  # done: the seat left the table
     GOING_AWAY = 1001  # the server is stopping
     POLICY = 1008  # too many frames or connections from one address
     TOO_BIG = 1009  # a frame above the size limit

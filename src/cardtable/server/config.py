@@ -1,32 +1,69 @@
-"""Server settings: command-line flags and environment variables, with safe defaults."""
+"""The server's configuration: command-line flags and environment variables, with safe
+defaults, read once at start (:meth:`ServerConfig.from_env`) and passed down.
+
+Extra games (a plug-in, a test's toy game) are modules that register their game on
+import (``DESCRIPTOR = register(Descriptor(...))``); ``CARDTABLE_GAME_MODULES`` names
+them and :func:`load_game_modules` imports them, here and not in the engine, which does
+no I/O.
+
+>>> config = ServerConfig.from_env(environ={"CARDTABLE_FRAME_RATE": "5",
+...                                         "CARDTABLE_GAME_MODULES": " my.game, other "})
+>>> config.frame_rate, config.frame_burst, config.game_modules
+(5.0, 10, ('my.game', 'other'))
+>>> ServerConfig.from_env(environ={"CARDTABLE_BOT_DELAY": "soon"})
+Traceback (most recent call last):
+...
+ValueError: CARDTABLE_BOT_DELAY must be a number, not 'soon'
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine import Descriptor, register
+from . import gc_tuning
 from .security import trusted_networks
 
+GAME_MODULES_VARIABLE = "CARDTABLE_GAME_MODULES"
 
-def default_data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+
+def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    environ = os.environ if environ is None else environ
+    base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "cardtable"
 
 
-def _float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    return float(value) if value else default
+def _number(environ: Mapping[str, str], name: str, default: float) -> float:
+    value = environ.get(name)
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {value!r}") from None
 
 
-def _int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
+def _whole(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = environ.get(name)
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {value!r}") from None
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything the server needs to know; ``from_env`` reads ``CARDTABLE_*`` variables.
+class ServerConfig:
+    """Everything the server needs to know; ``from_env`` reads the variables below.
 
     =========================  ==============================================  =========
     variable                   meaning                                         default
@@ -44,6 +81,10 @@ class Settings:
     CARDTABLE_EVICT_IDLE       seconds a table nobody is connected to stays    600
                                in memory (0: for ever)
     CARDTABLE_EVICT_FINISHED   the same once its match is over (0: for ever)   60
+    CARDTABLE_GAME_MODULES     modules to import at start, each registering    none
+                               a game; comma-separated
+    CARDTABLE_GC               the garbage collector (server/gc_tuning.py)     tuned
+    CARDTABLE_GC_STATS         a file for the collector's pause figures        none
     =========================  ==============================================  =========
     """
 
@@ -62,24 +103,75 @@ class Settings:
     max_spectators: int = 200
     evict_idle: float = 600.0  # see server/table_eviction.py
     evict_finished: float = 60.0
+    game_modules: tuple[str, ...] = ()  # imported by create_app: see load_game_modules
+    gc_freeze: bool = True  # see server/gc_tuning.py
+    gc_thresholds: tuple[int, int, int] | None = gc_tuning.THRESHOLDS
+    gc_stats: Path | None = None
 
     @classmethod
-    def from_env(cls, data_dir: Path | None = None) -> Settings:
-        rate = _float("CARDTABLE_FRAME_RATE", 20.0)
-        origins = os.environ.get("CARDTABLE_ALLOWED_ORIGINS", "")
+    def from_env(cls, data_dir: Path | None = None, *, game_modules: Iterable[str] = (),
+                 environ: Mapping[str, str] | None = None) -> ServerConfig:
+        """The configuration the environment asks for (``environ``: ``os.environ``), with
+        ``data_dir`` and ``game_modules`` from the command line; ``ValueError`` naming the
+        variable that holds a bad value."""
+        env = os.environ if environ is None else environ
+        rate = _number(env, "CARDTABLE_FRAME_RATE", 20.0)
+        database = env.get("DATABASE_URL", "").strip()
+        gc_freeze, gc_thresholds = gc_tuning.parse_mode(env.get("CARDTABLE_GC"))
+        stats = env.get("CARDTABLE_GC_STATS")
         return cls(
-            data_dir=data_dir or default_data_dir(),
-            database_url=os.environ.get("DATABASE_URL") or None,
-            bot_delay=_float("CARDTABLE_BOT_DELAY", 0.8),
-            allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+            data_dir=data_dir or default_data_dir(env),
+            database_url=database or None,
+            bot_delay=_number(env, "CARDTABLE_BOT_DELAY", 0.8),
+            allowed_origins=_names(env.get("CARDTABLE_ALLOWED_ORIGINS", "")),
             frame_rate=rate,
             frame_burst=max(1, int(rate * 2)),
-            join_limit=_int("CARDTABLE_JOIN_LIMIT", 30),
-            seat_grace=_float("CARDTABLE_SEAT_GRACE", 120.0),
-            time_scale=_float("CARDTABLE_TIME_SCALE", 1.0),
+            join_limit=_whole(env, "CARDTABLE_JOIN_LIMIT", 30),
+            seat_grace=_number(env, "CARDTABLE_SEAT_GRACE", 120.0),
+            time_scale=_number(env, "CARDTABLE_TIME_SCALE", 1.0),
             trusted_proxies=tuple(str(n) for n in trusted_networks(
-                os.environ.get("CARDTABLE_TRUSTED_PROXIES", "").split(","))),
-            max_spectators=_int("CARDTABLE_MAX_SPECTATORS", 200),
-            evict_idle=_float("CARDTABLE_EVICT_IDLE", 600.0),
-            evict_finished=_float("CARDTABLE_EVICT_FINISHED", 60.0),
+                env.get("CARDTABLE_TRUSTED_PROXIES", "").split(","))),
+            max_spectators=_whole(env, "CARDTABLE_MAX_SPECTATORS", 200),
+            evict_idle=_number(env, "CARDTABLE_EVICT_IDLE", 600.0),
+            evict_finished=_number(env, "CARDTABLE_EVICT_FINISHED", 60.0),
+            game_modules=game_modules_from_env(env) + tuple(game_modules),
+            gc_freeze=gc_freeze,
+            gc_thresholds=gc_thresholds,
+            gc_stats=Path(stats) if stats else None,
         )
+
+    def store_url(self) -> str:
+        """The database: ``DATABASE_URL`` given its async driver, else the SQLite file in
+        ``data_dir`` (created)."""
+        # Imported here: the store loads SQLAlchemy, and the cli reads this module for
+        # commands that never open a database.
+        from ..store import normalize_url, sqlite_url
+
+        return normalize_url(self.database_url) if self.database_url else sqlite_url(
+            self.data_dir)
+
+
+Settings = ServerConfig  # the old name, until every caller says ServerConfig
+
+
+def game_modules_from_env(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The modules ``CARDTABLE_GAME_MODULES`` names (comma-separated)."""
+    env = os.environ if environ is None else environ
+    return _names(env.get(GAME_MODULES_VARIABLE, ""))
+
+
+def load_game_modules(modules: Iterable[str]) -> list[str]:
+    """Import each module, so that the game it registers is known; a ``DESCRIPTOR`` it
+    defines but did not register is registered here, like a built-in game's.  Returns the
+    names of the games the modules define.  ``ValueError`` saying which module failed."""
+    names = []
+    for module_name in modules:
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as error:
+            raise ValueError(f"{GAME_MODULES_VARIABLE}: cannot import {module_name!r}: "
+                             f"{error}") from None
+        descriptor = getattr(module, "DESCRIPTOR", None)
+        if isinstance(descriptor, Descriptor):
+            names.append(register(descriptor).name)
+    return names

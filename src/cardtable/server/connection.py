@@ -14,13 +14,15 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket
 
+from .codes import CloseCode
+
 OUTBOX_SIZE = 64
 _numbers = itertools.count(1)
 
 
 @dataclass(frozen=True)
 class _Close:
-    code: int
+    code: CloseCode
     reason: str
 
 
@@ -43,7 +45,7 @@ class Connection:
             self.resyncs += 1
             self.outbox.put_nowait(resync() if resync is not None else text)
 
-    def close(self, code: int | None = None, reason: str = "") -> None:
+    def close(self, code: CloseCode | None = None, reason: str = "") -> None:
         """Stop writing; with a ``code``, close the socket once the queued frames are out."""
         item = None if code is None else _Close(code, reason)
         try:

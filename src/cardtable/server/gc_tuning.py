@@ -77,11 +77,6 @@ def parse_mode(text: str | None) -> tuple[bool, tuple[int, int, int] | None]:
                      f"(three counts, T0 above 0), not {text!r}")
 
 
-def from_env() -> tuple[bool, tuple[int, int, int] | None]:
-    """What ``CARDTABLE_GC`` asks for (``tuned`` when unset); ``ValueError`` if bad."""
-    return parse_mode(os.environ.get("CARDTABLE_GC"))
-
-
 def apply(freeze: bool = True, thresholds: tuple[int, int, int] | None = THRESHOLDS) -> str:
     """Once start-up is over: collect, freeze what is alive, set the thresholds (None
     keeps the current ones).  Returns a line saying what was done."""
@@ -171,12 +166,6 @@ def install_stats(path: Path, on_signal: bool = True) -> PauseStats:
         signal.signal(signal.SIGUSR1, lambda signum, frame: stats.write(path))
         signal.signal(signal.SIGUSR2, lambda signum, frame: stats.write(path, collect=True))
     return stats
-
-
-def stats_path() -> Path | None:
-    """Where ``CARDTABLE_GC_STATS`` asks for the pause figures, if it does."""
-    name = os.environ.get("CARDTABLE_GC_STATS")
-    return Path(name) if name else None
 
 
 def uninstall_stats(stats: PauseStats) -> None:

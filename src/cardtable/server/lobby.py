@@ -6,6 +6,7 @@ startup (:meth:`Lobby.load`). A table is listed while it is public, ``waiting`` 
 seat. Subscribers get the whole list on connect and after changes, at most one frame per
 ``interval`` (0.25 s) however many tables change; each has a small outbox, and one that cannot
 keep up loses its queued frames for the latest one: no subscriber ever waits on another.
+Its routes are in ``server/routes/lobby.py``.
 
 >>> lobby = Lobby(store=None)
 >>> lobby.table_changed({"table_id": "t_1", "code": "ABCDEF", "game": "gin", "title": "Gin",
@@ -26,17 +27,16 @@ import copy
 import itertools
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterable
-from typing import Annotated, Any
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from ..engine import GAMES
 from ..store import Store, TableRecord
 from . import protocol as p
-from .security import TokenBucket, origin_allowed
+from .codes import CloseCode
+from .security import TokenBucket
 from .table import stored_info
 
 JSON = Any
@@ -45,7 +45,6 @@ INTERVAL = 0.25  # seconds: at most ~4 lobby frames a second per subscriber
 OUTBOX_SIZE = 8
 SEND_TIMEOUT = 30.0  # a subscriber that takes longer to accept one frame is dropped
 MAX_FRAME = 4096  # bytes of an inbound frame (uvicorn's ws_max_size enforces it first)
-CLOSE_RATE, CLOSE_TOO_BIG, CLOSE_GOING_AWAY = 1008, 1009, 1001
 NO_SEAT = "no public table has a free seat for that; create one"
 
 
@@ -131,7 +130,7 @@ class _Subscriber:
                 await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
             except Exception:  # gone or stuck: the reader notices the close
                 with contextlib.suppress(Exception):
-                    await self.websocket.close(code=CLOSE_GOING_AWAY)
+                    await self.websocket.close(code=CloseCode.GOING_AWAY)
                 return
 
 
@@ -251,7 +250,7 @@ class Lobby:
         """Run one ``WS /ws/lobby`` connection (the Origin is checked by the caller)."""
         await websocket.accept()
         if self._closed:
-            await websocket.close(code=CLOSE_GOING_AWAY)
+            await websocket.close(code=CloseCode.GOING_AWAY)
             return
         subscriber = _Subscriber(websocket, self.frame)
         subscriber.push(self.frame())
@@ -267,10 +266,10 @@ class Lobby:
                 size = len(text.encode()) if text is not None else len(message.get("bytes")
                                                                        or b"")
                 if size > max_frame:
-                    await websocket.close(code=CLOSE_TOO_BIG, reason="frame too big")
+                    await websocket.close(code=CloseCode.TOO_BIG, reason="frame too big")
                     break
                 if not bucket.take():
-                    await websocket.close(code=CLOSE_RATE, reason="too many frames")
+                    await websocket.close(code=CloseCode.POLICY, reason="too many frames")
                     break
                 try:
                     data = p.decode_json(text if text is not None
@@ -308,63 +307,5 @@ class Lobby:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await subscriber.writer
             with contextlib.suppress(Exception):
-                await subscriber.websocket.close(code=CLOSE_GOING_AWAY)
+                await subscriber.websocket.close(code=CloseCode.GOING_AWAY)
         self._subscribers.clear()
-
-
-# -- HTTP and WebSocket routes -----------------------------------------------------------------
-
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
-
-
-class QuickJoin(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name = "Guest"
-    game: str | None = None
-    players: int | None = Field(default=None, ge=2, le=8)
-
-
-Join = Callable[[str, str], Awaitable[dict[str, JSON] | None]]
-
-
-def install_routes(app: FastAPI, lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
-                   allowed_origins: Iterable[str] = (), *,
-                   limit: Callable[[Request], None] | None = None, max_frame: int = MAX_FRAME,
-                   frame_rate: float = 20.0, frame_burst: int = 40) -> None:
-    """Add ``GET /api/lobby``, ``POST /api/lobby/quick-join`` and ``WS /ws/lobby`` to ``app``.
-
-    ``join(code, name)`` seats a person at a table: the SeatGrant dict, or None when no
-    seat was free any more. ``limit(request)`` raises HTTP 429 when the client's address
-    has joined too often. The routes go before the app's other routes.
-    """
-    origins = tuple(allowed_origins)
-    existing = len(app.router.routes)
-
-    @app.get("/api/lobby")
-    async def lobby_list(request: Request) -> dict[str, JSON]:
-        return {"tables": lobby_of(request).entries()}
-
-    @app.post("/api/lobby/quick-join")
-    async def quick_join(body: QuickJoin, request: Request) -> dict[str, JSON]:
-        if limit is not None:
-            limit(request)
-        if body.game is not None and body.game not in GAMES:
-            raise HTTPException(422, f"game: unknown game {body.game[:32]!r}")
-        for code in lobby_of(request).quick_join_candidates(body.game, body.players):
-            grant = await join(code, body.name)
-            if grant is not None:
-                return grant
-        raise HTTPException(404, NO_SEAT)
-
-    @app.websocket("/ws/lobby")
-    async def lobby_socket(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket.headers, origins):
-            await websocket.close(code=CLOSE_RATE)  # before accept: the handshake gets a 403
-            return
-        await lobby_of(websocket).serve(websocket, max_frame=max_frame, frame_rate=frame_rate,
-                                        frame_burst=frame_burst)
-
-    # First in line, so that a route like "/ws/{table_id}" added earlier does not catch them.
-    routes = app.router.routes
-    routes[:] = routes[existing:] + routes[:existing]

@@ -31,6 +31,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
+from ..engine import get_game
+
 JSON = Any
 
 
@@ -290,13 +292,17 @@ class SeatInfo(BaseModel):
     timeouts: int = 0  # turns this seat let run out in the current match
 
 
-TITLES = {"gin": "Gin Rummy", "rummy": "Rummy", "rummy500": "Rummy 500", "romme": "German Rommé",
-          "indian": "Indian Rummy", "spades": "Spades"}
-
-
 def title_of(game: str) -> str:
-    """A game's name as players know it."""
-    return TITLES.get(game, game)
+    """A game's name as players know it (its descriptor's title); a stored table of a game
+    this process does not know (a plug-in not loaded) keeps its bare name.
+
+    >>> title_of("romme"), title_of("chess")
+    ('German Rommé', 'chess')
+    """
+    try:
+        return get_game(game).title
+    except ValueError:
+        return game
 
 
 class TableInfo(BaseModel):
@@ -389,7 +395,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    game: str = "gin"
+    game: str = "gin"  # a body that names no game plays Gin Rummy
     options: dict[str, JSON] = Field(default_factory=dict)
     opponent: Literal["computer", "friend"] = "computer"
     name: Name = "Guest"

@@ -16,10 +16,11 @@ from typing import Any
 
 from ..engine import get_game
 from ..store import CodeTaken, SeatRecord, Store, TableRecord
-from .config import Settings
+from .config import ServerConfig
 from .log_writer import LogWriter
 from .security import hash_token, new_code, new_table_id, new_token
 from .table import Table, rebuild
+from .table_eviction import Resident
 from .table_presence import COMPUTER_NAME
 from .table_settings import TableSettings
 
@@ -27,23 +28,23 @@ log = logging.getLogger("cardtable.registry")
 SWEEP_MIN, SWEEP_MAX = 0.05, 30.0  # seconds between looks for idle tables
 
 
-def sweep_interval(settings: Settings) -> float | None:
+def sweep_interval(config: ServerConfig) -> float | None:
     """How often to look for idle tables: a quarter of the shorter wait (None: never)."""
-    waits = [wait for wait in (settings.evict_idle, settings.evict_finished) if wait > 0]
+    waits = [wait for wait in (config.evict_idle, config.evict_finished) if wait > 0]
     return min(SWEEP_MAX, max(SWEEP_MIN, min(waits) / 4)) if waits else None
 
 
 class Registry:
-    def __init__(self, store: Store, settings: Settings,
+    def __init__(self, store: Store, config: ServerConfig,
                  notify: Callable[[Table], None] | None = None):
-        self.store, self.settings, self.notify = store, settings, notify
+        self.store, self.config, self.notify = store, config, notify
         self.boot = secrets.token_hex(8)  # this process, on what its tables write at eviction
         self._tables: dict[str, Table] = {}
         self.log_writer = LogWriter(store)
         self.log_writer.start()
         # Loads under way (one per table however many ask at once), forgotten when done.
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
-        interval = sweep_interval(settings)
+        interval = sweep_interval(config)
         self._sweeper = None if interval is None else asyncio.create_task(
             self._sweep(interval), name="table sweeper")
 
@@ -59,10 +60,10 @@ class Registry:
         engine's reason) or bad table settings.
         """
         game = get_game(game_name)
-        parsed = game.Options.from_dict(options)
-        players = players or game.PLAYERS[0]
-        if players not in game.PLAYERS:
-            counts = ", ".join(map(str, game.PLAYERS))
+        parsed = game.options.from_dict(options)  # the one parse of what the creator gave
+        players = players or game.players[0]
+        if players not in game.players:
+            counts = ", ".join(map(str, game.players))
             raise ValueError(f"{game_name} is played by {counts} players, not {players}")
         default = "bot" if opponent == "computer" else "human"
         kinds = kinds if kinds is not None else [default] * (players - 1)
@@ -89,9 +90,8 @@ class Registry:
                 continue
         else:
             raise RuntimeError("could not find a free room code")
-        table = Table(record=record, state=state, version=0, store=self.store,
-                      settings=self.settings, log_writer=self.log_writer, notify=self.notify,
-                      home=self)
+        table = Table(record, state, 0, self.store, self.config, self.log_writer,
+                      options=parsed, notify=self.notify, home=self)
         self._tables[record.table_id] = table
         table.start()
         if self.notify is not None:
@@ -121,7 +121,7 @@ class Registry:
         """A table evicted while someone was about to use it: in memory again."""
         return await self.get(table_id)
 
-    def evicted(self, table: Table) -> None:
+    def evicted(self, table: Resident) -> None:
         if self._tables.get(table.table_id) is table:
             del self._tables[table.table_id]
             log.info("table %s left memory", table.table_id)
@@ -151,9 +151,8 @@ class Registry:
         events = await self.store.load_events(table_id)
         chat = await self.store.load_chat(table_id)
         table = Table.from_log(record, rebuild(record, events),
-                               events[-1].version if events else 0, store=self.store,
-                               settings=self.settings, log_writer=self.log_writer,
-                               notify=self.notify, home=self)
+                               events[-1].version if events else 0, self.store,
+                               self.config, self.log_writer, notify=self.notify, home=self)
         table.restore_chat(chat)
         self._tables[table_id] = table
         table.start(loaded=True)

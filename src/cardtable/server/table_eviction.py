@@ -1,15 +1,14 @@
 """When a table leaves memory, and how it comes back as it was.
 
-A table nobody is connected to leaves memory after a while: ``Settings.evict_idle``
+A table nobody is connected to leaves memory after a while: ``ServerConfig.evict_idle``
 seconds without a command (a connection's, a join, a lookup, or one of its own timers:
-a table of computers plays its match out first), or ``Settings.evict_finished`` once its
-match is over. The registry's sweeper only offers
-it an ``evict`` command; the actor decides, between two commands, so nothing is ever
-half done. It evicts only if still nobody is connected and nothing is queued; it writes
-what it knows beyond the log (the *runtime*, below) to its row, looks again (a command
-may have come while it wrote) and only then leaves the registry, in one step without an
-await: every command is either queued before (and the table stays) or finds the table
-evicted.
+a table of computers plays its match out first), or ``ServerConfig.evict_finished`` once
+its match is over. The registry's sweeper only offers it an :class:`Evict` command; the
+actor decides, between two commands, so nothing is ever half done. It evicts only if
+still nobody is connected and nothing is queued; it writes what it knows beyond the log
+(the *runtime*, below) to its row, looks again (a command may have come while it wrote)
+and only then leaves the registry, in one step without an await: every command is either
+queued before (and the table stays) or finds the table evicted.
 
 A command that finds the table evicted (a socket that looked the table up before and says
 hello only now, an HTTP join that raced the eviction) is not lost: it goes, in order, to the
@@ -25,61 +24,95 @@ the load, stand-ins and timeouts as the log has them). No turn clock is kept: no
 while nobody is connected, and the person to act gets a whole turn on return either way.
 """
 
-# mypy: disable-error-code="misc"
-# (the mixins annotate self as the Table they are part of, for full checking)
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .table import Table, _Command
+from ..store import Store, TableRecord
+from .config import ServerConfig
+from .connection import Connection
+from .table_commands import Command, Evict, Question
+from .table_presence import Presence
 
 log = logging.getLogger("cardtable.table")
+
+
+class Resident(Protocol):
+    """A table as its home knows it."""
+
+    @property
+    def table_id(self) -> str: ...
+
+    def enqueue(self, command: Command) -> None: ...
 
 
 class Home(Protocol):
     """Where a table lives (the registry)."""
 
-    boot: str  # this process: stamped on the runtime it writes
+    @property
+    def boot(self) -> str:
+        """This process: stamped on the runtime it writes."""
 
-    def evicted(self, table: Table) -> None:
+    def evicted(self, table: Resident) -> None:
         """``table`` has left memory: forget it."""
 
-    async def revive(self, table_id: str) -> Table | None:
+    async def revive(self, table_id: str) -> Resident | None:
         """The table, in memory again (loaded from the log if need be)."""
 
 
-class EvictionMixin:
-    home: Home | None
-    _evicted: bool = False
-    _touched: float = 0.0  # time.monotonic() of the last command (but ``evict``)
-    _successor: Table | None = None  # the table loaded again after this one was evicted
-    _reviving: asyncio.Task[None] | None = None
-    _task: asyncio.Task[None] | None
-    _waiting: list[_Command]  # commands for the evicted table while it is loaded again
+class EvictionHost(Protocol):
+    """What the eviction sees of its table."""
 
     @property
-    def evicted(self) -> bool:
-        return self._evicted
+    def table_id(self) -> str: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def connections(self) -> set[Connection]: ...
+    @property
+    def settled(self) -> bool: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def presence(self) -> Presence: ...
+    @property
+    def rematch_votes(self) -> set[int]: ...
+    @property
+    def end_votes(self) -> set[int]: ...
 
-    def _enqueue(self: Table, command: _Command) -> None:
+    def status(self) -> str: ...
+
+
+class Eviction:
+    """The table's inbox, and whether the table is still in memory to read it."""
+
+    def __init__(self, table_id: str, config: ServerConfig, home: Home | None):
+        self.table_id, self.config, self.home = table_id, config, home
+        self.inbox: asyncio.Queue[Command] = asyncio.Queue()
+        self.evicted = False
+        self.touched = time.monotonic()  # of the last command (but ``Evict``): idle since
+        self._successor: Resident | None = None  # the table loaded again after eviction
+        self._reviving: asyncio.Task[None] | None = None
+        self._waiting: list[Command] = []  # for the evicted table while it loads again
+
+    def enqueue(self, command: Command) -> None:
         """Queue a command; once evicted, hand it on to the table loaded again."""
-        if not self._evicted:
-            self._touched = time.monotonic()
-            self._inbox.put_nowait(command)
+        if not self.evicted:
+            self.touched = time.monotonic()
+            self.inbox.put_nowait(command)
         elif self._successor is not None:
-            self._successor._enqueue(command)
+            self._successor.enqueue(command)
         else:
             self._waiting.append(command)
             if self._reviving is None:
                 self._reviving = asyncio.create_task(self._revive(),
                                                      name=f"revive {self.table_id}")
 
-    async def _revive(self: Table) -> None:
-        table: Table | None = None
+    async def _revive(self) -> None:
+        table: Resident | None = None
         error: Exception = LookupError(f"table {self.table_id} is gone")
         try:
             if self.home is not None:
@@ -92,88 +125,57 @@ class EvictionMixin:
             # Only questions can wait here (a connection sends frames once attached, and
             # its attach is among them): they get the error.
             for command in waiting:
-                if command.done is not None and not command.done.done():
+                if isinstance(command, Question) and not command.done.done():
                     command.done.set_exception(error)
             return
         self._successor = table
         for command in waiting:
-            table._enqueue(command)
+            table.enqueue(command)
 
     # -- deciding ----------------------------------------------------------------------------
 
-    def _evict_after(self: Table) -> float | None:
+    def _evict_after(self, table: EvictionHost) -> float | None:
         """Seconds without a command after which the table may leave memory (None: never)."""
-        wait = (self.settings.evict_finished if self._status() == "over"
-                else self.settings.evict_idle)
+        wait = (self.config.evict_finished if table.status() == "over"
+                else self.config.evict_idle)
         return wait if wait > 0 else None
 
-    def _evictable(self: Table) -> bool:
-        """Nobody here, nothing queued (an ``evict`` itself included), nothing left to
+    def _evictable(self, table: EvictionHost) -> bool:
+        """Nobody here, nothing queued (an ``Evict`` itself included), nothing left to
         write or to reload, and quiet for long enough."""
-        wait = self._evict_after()
-        return (wait is not None and not self.connections and self._inbox.empty()
-                and self.settled and time.monotonic() - self._touched >= wait)
+        wait = self._evict_after(table)
+        return (wait is not None and not table.connections and self.inbox.empty()
+                and table.settled and time.monotonic() - self.touched >= wait)
 
-    def offer_eviction(self: Table) -> None:
+    def offer(self, table: EvictionHost) -> None:
         """The registry's sweeper: ask the actor to evict the table if it looks idle."""
-        if self._evicted or not self._evictable():
-            return
-        from .table import _Command
+        if not self.evicted and self._evictable(table):
+            self.inbox.put_nowait(Evict())  # not enqueue: asking is no activity
 
-        self._inbox.put_nowait(_Command("evict"))  # not _enqueue: asking is no activity
-
-    async def _on_evict(self: Table, _: Any) -> None:
-        if not self._evictable():
-            return
+    async def may_leave(self, table: EvictionHost) -> bool:
+        """Handling ``Evict``: write the runtime; True if the table may leave memory now
+        (then nothing may await before it has left the registry)."""
+        if not self._evictable(table):
+            return False
         try:
-            await self.store.update_table(self.table_id, runtime=self._runtime())
+            await table.store.update_table(table.table_id, runtime=self._runtime(table))
         except Exception as error:  # it stays, and is offered again at the next sweep
-            log.warning("table %s stays in memory: %r", self.table_id, error)
-            return
-        if self._evictable():  # nobody came while the runtime was written
-            self._leave_memory()
-
-    def _leave_memory(self: Table) -> None:
-        self._evicted = True
-        # Every timer holds the table: cancelled, they let it go now, not when they fire.
-        self._stop_clock()
-        for presence in self.presence:
-            presence.cancel_grace()
-        for timer in (self._bot_timer, self._heal_timer, self._watchers_due):
-            if timer is not None:
-                timer.cancel()
-        if self.home is not None:
-            self.home.evicted(self)
-        # We are in the task: it ends at its next await (its inbox, empty for good). Drop
-        # our reference first: a cancelled task's traceback holds the actor's frame, so
-        # keeping it makes the table cyclic garbage that only a rare full GC pass frees.
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
+            log.warning("table %s stays in memory: %r", table.table_id, error)
+            return False
+        return self._evictable(table)  # nobody came while the runtime was written
 
     # -- what the log does not say ------------------------------------------------------------
 
-    def _runtime(self: Table) -> dict[str, Any]:
-        return {
-            "boot": None if self.home is None else self.home.boot, "version": self.version,
-            "seats": [{"standin": held.standin, "reconnect_deadline": held.reconnect_deadline,
-                       "timeouts": held.timeouts, "misses": held.misses}
-                      for held in self.presence],
-            "rematch": sorted(self.rematch_votes), "end_votes": sorted(self.end_votes)}
+    def _runtime(self, table: EvictionHost) -> dict[str, Any]:
+        return {"boot": None if self.home is None else self.home.boot,
+                "version": table.version, "seats": table.presence.runtime(),
+                "rematch": sorted(table.rematch_votes), "end_votes": sorted(table.end_votes)}
 
-    def _restore_runtime(self: Table) -> bool:
-        """Take back what this process knew when it evicted the table. False when it did
-        not write it (a restart, another node) or the table has moved on since."""
-        runtime, self.record.runtime = self.record.runtime, None
+    def kept_runtime(self, record: TableRecord, version: int) -> dict[str, Any] | None:
+        """The runtime the table loaded again may take back (taken off its record): only
+        what this very process wrote at this very ``version``; else None."""
+        runtime, record.runtime = record.runtime, None
         if not runtime or self.home is None or runtime.get("boot") != self.home.boot \
-                or runtime.get("version") != self.version \
-                or len(runtime.get("seats", ())) != len(self.presence):
-            return False
-        for seat, (held, kept) in enumerate(zip(self.presence, runtime["seats"], strict=True)):
-            held.standin = kept["standin"]
-            held.timeouts, held.misses = kept["timeouts"], kept["misses"]
-            if kept["reconnect_deadline"] is not None:
-                self._hold_seat(seat, until=kept["reconnect_deadline"])
-        self.rematch_votes = set(runtime["rematch"])
-        self.end_votes = set(runtime["end_votes"])
-        return True
+                or runtime.get("version") != version:
+            return None
+        return runtime

@@ -5,31 +5,31 @@ plays it until the person says hello again with the seat token, from any browser
 wrong token is refused before anything here runs, so it can neither free, take nor
 delay a held seat. Leaving on purpose hands the seat to a computer for good.
 
-Spectators are many and take no seat: at most ``Settings.max_spectators`` at once, and
-their comings and goings reach the others as a count (a ``spectators`` frame at most
+Spectators are many and take no seat: at most ``ServerConfig.max_spectators`` at once,
+and their comings and goings reach the others as a count (a ``spectators`` frame at most
 once per :data:`SPECTATOR_INTERVAL`), never as a ``seats`` frame each.
 """
 
-# mypy: disable-error-code="misc"
-# (the mixins annotate self as the Table they are part of, for full checking)
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ..store import SeatRecord
+from ..engine import GameState
+from ..store import SeatRecord, Store, TableRecord
 from . import protocol as p
+from .codes import CloseCode
+from .config import ServerConfig
+from .connection import Connection
 from .security import hash_token, new_token, token_matches
+from .table_commands import Command, GraceOver, SpectatorCount
 from .table_commit import SaveFailed
-
-if TYPE_CHECKING:
-    from .connection import Connection
-    from .table import Table
+from .table_settings import TableSettings
 
 COMPUTER_NAME = "Computer"
-CLOSE_NO_SPECTATORS = 4005
 SPECTATOR_INTERVAL = 1.0  # seconds between spectator counts: a crowd costs one frame a second
 
 
@@ -42,131 +42,250 @@ class SeatPresence:
     standin: str | None = None  # "disconnected" | "timeouts": a computer plays for the person
     reconnect_deadline: float | None = None  # seconds since the epoch
     mutes: set[int] = field(default_factory=set)  # seats whose chat this seat does not want
-    _grace: asyncio.TimerHandle | None = None
+    grace: asyncio.TimerHandle | None = None
 
     def cancel_grace(self) -> None:
-        if self._grace is not None:
-            self._grace.cancel()
-        self._grace, self.reconnect_deadline = None, None
+        if self.grace is not None:
+            self.grace.cancel()
+        self.grace, self.reconnect_deadline = None, None
 
 
-def host_of(seats: list[SeatRecord]) -> int | None:
+def host_of(seats: Sequence[SeatRecord]) -> int | None:
     """The seat that sets the table up: the creator's, or when he has left, the next
     person's in seat order."""
     return next((s.seat for s in seats if s.kind == "human" and s.name is not None), None)
 
 
-class PresenceMixin:
-    _watchers_told: int = 0  # the spectator count everyone was last sent
-    _watchers_sent_at: float = float("-inf")  # event loop time of that frame
-    _watchers_due: asyncio.TimerHandle | None = None  # a count waits to go out
+def seat_infos(record: TableRecord, settings: TableSettings, held: Sequence[SeatPresence],
+               live: set[int]) -> list[p.SeatInfo]:
+    """What everyone may know of the seats: ``live`` are the seats with a connection."""
+    out = []
+    for s in record.seats:
+        presence = held[s.seat]
+        deadline = presence.reconnect_deadline
+        out.append(p.SeatInfo(
+            seat=s.seat, name=s.name, kind=s.kind,  # type: ignore[arg-type]
+            taken=s.name is not None, connected=s.kind == "bot" or s.seat in live,
+            level=settings.levels[s.seat], standin=presence.standin,  # type: ignore[arg-type]
+            reconnect_deadline=None if deadline is None else int(deadline * 1000),
+            timeouts=presence.timeouts))
+    return out
 
-    def _connected(self: Table, seat: int) -> bool:
-        return any(c.seat == seat for c in self.connections)
 
-    def _hold_seat(self: Table, seat: int, until: float | None = None) -> None:
+class PresenceHost(Protocol):
+    """What the presence sees of its table."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def record(self) -> TableRecord: ...
+    @property
+    def state(self) -> GameState: ...
+    @property
+    def ended(self) -> str | None: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def config(self) -> ServerConfig: ...
+    @property
+    def table_settings(self) -> TableSettings: ...
+    @property
+    def connections(self) -> set[Connection]: ...
+    @property
+    def rematch_votes(self) -> set[int]: ...
+    @property
+    def end_votes(self) -> set[int]: ...
+
+    def status(self) -> str: ...
+    def spectators(self) -> int: ...
+    def host(self) -> int | None: ...
+    def is_host(self, conn: Connection) -> bool: ...
+    def table_info(self) -> p.TableInfo: ...
+    def post(self, command: Command) -> None: ...
+    def snapshot(self, conn: Connection) -> None: ...
+    def error(self, conn: Connection, code: str, message: str, ref: str | None = None,
+              snapshot: bool = True) -> None: ...
+    def broadcast(self) -> None: ...
+    def seats_changed(self, table: bool = False) -> None: ...
+    def next_turn(self) -> bool: ...
+    def refresh(self, exclude: Connection | None = None) -> None: ...
+    def send_chat_history(self, conn: Connection) -> None: ...
+
+
+class Presence:
+    """The seats' people and the spectators of one table."""
+
+    def __init__(self, seats: int, mutes: Mapping[str, list[int]] | None = None):
+        self.seats = [SeatPresence() for _ in range(seats)]
+        for seat, muted in (mutes or {}).items():
+            if 0 <= int(seat) < seats:
+                self.seats[int(seat)].mutes = set(muted)
+        self._watchers_told = 0  # the spectator count everyone was last sent
+        self._watchers_sent_at = float("-inf")  # event loop time of that frame
+        self._watchers_due: asyncio.TimerHandle | None = None  # a count waits to go out
+
+    def seat_infos(self, record: TableRecord, settings: TableSettings,
+                   live: set[int]) -> list[p.SeatInfo]:
+        return seat_infos(record, settings, self.seats, live)
+
+    def stop(self) -> None:
+        """Cancel every timer (the table is stopping)."""
+        for presence in self.seats:
+            presence.cancel_grace()
+        if self._watchers_due is not None:
+            self._watchers_due.cancel()
+
+    def take_counts(self, timeouts: Mapping[int, int], misses: Mapping[int, int]) -> None:
+        """The timeouts and missed turns of the current match, as the log has them."""
+        for seat, presence in enumerate(self.seats):
+            presence.timeouts = timeouts.get(seat, 0)
+            presence.misses = misses.get(seat, 0)
+
+    def stand_in_for(self, record: TableRecord, asleep: Iterable[int]) -> None:
+        """A computer plays for the people who timed out too often (a table loaded)."""
+        for seat in asleep:
+            if record.seats[seat].kind == "human":
+                self.seats[seat].standin = "timeouts"
+
+    def new_match(self) -> None:
+        """A rematch: every timeout is forgiven, and who slept through the last is back."""
+        for presence in self.seats:
+            presence.timeouts = presence.misses = 0
+            if presence.standin == "timeouts":
+                presence.standin = None
+
+    def _connected(self, table: PresenceHost, seat: int) -> bool:
+        return any(c.seat == seat for c in table.connections)
+
+    # -- holding seats ------------------------------------------------------------------
+
+    def hold_seat(self, table: PresenceHost, seat: int, until: float | None = None) -> None:
         """The seat's person is gone: hold the seat for the grace period (or ``until``
         that deadline, one it had before the table left memory)."""
-        presence = self.presence[seat]
+        presence = self.seats[seat]
         presence.cancel_grace()
         presence.reconnect_deadline = (until if until is not None
-                                       else time.time() + self.settings.seat_grace)
-        loop = asyncio.get_running_loop()
-        presence._grace = loop.call_later(max(0.0, presence.reconnect_deadline - time.time()),
-                                          lambda: self._post("grace", seat))
+                                       else time.time() + table.config.seat_grace)
+        presence.grace = asyncio.get_running_loop().call_later(
+            max(0.0, presence.reconnect_deadline - time.time()), table.post, GraceOver(seat))
 
-    async def _on_grace(self: Table, command: Any) -> None:
-        seat = command.data
-        presence = self.presence[seat]
-        if presence.reconnect_deadline is None or self._connected(seat):
+    def hold_all_seats(self, table: PresenceHost) -> None:
+        """A table loaded from the log: nobody is connected yet, every person gets the
+        whole grace period from now (the outage is not counted against anyone)."""
+        for seat in table.record.seats:
+            if seat.kind == "human" and seat.name is not None:
+                self.hold_seat(table, seat.seat)
+
+    def grace_over(self, table: PresenceHost, seat: int) -> None:
+        presence = self.seats[seat]
+        if presence.reconnect_deadline is None or self._connected(table, seat):
             return  # he came back in time
         presence.cancel_grace()
-        if self.record.seats[seat].kind == "human" and presence.standin is None:
+        if table.record.seats[seat].kind == "human" and presence.standin is None:
             presence.standin = "disconnected"
-        self._seats_changed()
-        self._refresh()
+        table.seats_changed()
+        table.refresh()
 
-    async def _on_join(self: Table, command: Any) -> tuple[int, str] | str:
-        name, wanted = command.data
-        free = [s for s in self.record.seats if s.kind == "human" and s.name is None
+    def runtime(self) -> list[dict[str, Any]]:
+        """Per seat what the log does not say (``table_eviction``)."""
+        return [{"standin": held.standin, "reconnect_deadline": held.reconnect_deadline,
+                 "timeouts": held.timeouts, "misses": held.misses} for held in self.seats]
+
+    def restore_runtime(self, table: PresenceHost, kept: Sequence[dict[str, Any]]) -> bool:
+        """Take back :meth:`runtime`; False (and nothing taken) if it is not this table's."""
+        if len(kept) != len(self.seats):
+            return False
+        for seat, (held, was) in enumerate(zip(self.seats, kept, strict=True)):
+            held.standin = was["standin"]
+            held.timeouts, held.misses = was["timeouts"], was["misses"]
+            if was["reconnect_deadline"] is not None:
+                self.hold_seat(table, seat, until=was["reconnect_deadline"])
+        return True
+
+    # -- sitting down and connecting -----------------------------------------------------
+
+    async def join(self, table: PresenceHost, name: str,
+                   wanted: int | None) -> tuple[int, str] | str:
+        seats = table.record.seats
+        free = [s for s in seats if s.kind == "human" and s.name is None
                 and wanted in (None, s.seat)]
         if not free:
-            if wanted is not None and wanted < len(self.record.seats):
+            if wanted is not None and wanted < len(seats):
                 return "that seat is taken"
             return "the table is full" if wanted is None else "the table has no such seat"
         token = new_token()
-        seats = [SeatRecord(s.seat, name, s.kind, hash_token(token))
-                 if s.seat == free[0].seat else s for s in self.record.seats]
-        await self._save_seats(seats)
-        self._hold_seat(free[0].seat)  # until his socket says hello
-        self._seats_changed()
-        self._refresh()
+        await self._save_seats(table, [SeatRecord(s.seat, name, s.kind, hash_token(token))
+                                       if s.seat == free[0].seat else s for s in seats])
+        self.hold_seat(table, free[0].seat)  # until his socket says hello
+        table.seats_changed()
+        table.refresh()
         return free[0].seat, token
 
-    async def _save_seats(self: Table, seats: list[SeatRecord]) -> None:
+    async def _save_seats(self, table: PresenceHost, seats: list[SeatRecord]) -> None:
         """Save the seats (the row is their only record); SaveFailed if the database does
         not take them, and then nothing changed."""
         status = "waiting" if any(s.name is None for s in seats) else "playing"
-        if self.state.is_over() or self.ended:
+        if table.state.is_over() or table.ended:
             status = "over"
         try:
-            await self.store.update_table(self.table_id, seats=seats, status=status)
+            await table.store.update_table(table.table_id, seats=seats, status=status)
         except Exception as error:
             raise SaveFailed(f"the seats could not be saved: {error!r}") from error
-        self.record.seats = seats  # only once it is saved
-        self.record.status = status
+        table.record.seats = seats  # only once it is saved
+        table.record.status = status
 
-    async def _on_attach(self: Table, command: Any) -> str | None:
+    def attach(self, table: PresenceHost, conn: Connection, hello: p.Hello) -> str | None:
         """Welcome a connection; or the error code that refuses it."""
-        conn: Connection = command.conn
-        hello: p.Hello = command.frame
         if hello.d.spectate and hello.d.token is None:
-            if not self.table_settings.spectators:
+            if not table.table_settings.spectators:
                 return "no_spectators"
-            if self._spectators() >= self.settings.max_spectators:
+            if table.spectators() >= table.config.max_spectators:
                 return "table_full_spectators"  # a seat token is never refused for this
             conn.seat = None
             conn.name = hello.d.name or f"Spectator {conn.number}"
         else:
-            seat = next((s.seat for s in self.record.seats
+            seat = next((s.seat for s in table.record.seats
                          if token_matches(hello.d.token, s.token_hash)), None)
             if seat is None:
                 return "bad_token"
             conn.seat = seat
-            presence = self.presence[seat]
+            presence = self.seats[seat]
             conn.muted = presence.mutes  # shared by the seat's connections
             presence.cancel_grace()
             if presence.standin == "disconnected":
                 presence.standin = None  # his seat is his again
-        self.connections.add(conn)
+        table.connections.add(conn)
         welcome = p.WelcomeData(seat=conn.seat, role="spectator" if conn.seat is None
-                                else "player", table=self.table_info())
-        conn.send(p.frame("welcome", self.version, welcome))
+                                else "player", table=table.table_info())
+        conn.send(p.frame("welcome", table.version, welcome))
         if conn.seat is None:  # a spectator changes no seat, turn nor clock
-            self._snapshot(conn)
-            self._send_chat_history(conn)
-            self._spectators_changed()
+            table.snapshot(conn)
+            table.send_chat_history(conn)
+            self._spectators_changed(table)
             return None
-        self._refresh(exclude=conn)
-        self._snapshot(conn)
-        self._send_chat_history(conn)
-        self._seats_changed()
+        table.refresh(exclude=conn)
+        table.snapshot(conn)
+        table.send_chat_history(conn)
+        table.seats_changed()
         return None
 
-    async def _on_detach(self: Table, command: Any) -> None:
-        conn = command.conn
-        if conn not in self.connections:
+    def detach(self, table: PresenceHost, conn: Connection) -> None:
+        if conn not in table.connections:
             return
-        self.connections.discard(conn)
+        table.connections.discard(conn)
         seat = conn.seat
         if seat is None:
-            return self._spectators_changed()
-        if self.record.seats[seat].kind == "human" and not self._connected(seat):
-            self._hold_seat(seat)
-        self._seats_changed()
-        self._refresh()
+            return self._spectators_changed(table)
+        if table.record.seats[seat].kind == "human" and not self._connected(table, seat):
+            self.hold_seat(table, seat)
+        table.seats_changed()
+        table.refresh()
 
-    def _spectators_changed(self: Table) -> None:
+    # -- spectators -------------------------------------------------------------------
+
+    def _spectators_changed(self, table: PresenceHost) -> None:
         """A spectator came or went: everyone hears the count, the first change at once,
         the rest of a burst together at most one interval later."""
         if self._watchers_due is not None:
@@ -174,87 +293,74 @@ class PresenceMixin:
         loop = asyncio.get_running_loop()
         wait = self._watchers_sent_at + SPECTATOR_INTERVAL - loop.time()
         if wait <= 0:
-            self._send_spectators()
+            self.send_spectators(table)
         else:  # through the inbox, like every timer: the actor sends it in turn
-            self._watchers_due = loop.call_later(wait, self._post, "spectators")
+            self._watchers_due = loop.call_later(wait, table.post, SpectatorCount())
 
-    async def _on_spectators(self: Table, _: Any) -> None:
+    def spectators_told(self, count: int) -> None:
+        """Everyone was just sent the spectator count (with the seats)."""
+        self._watchers_told = count
+
+    def send_spectators(self, table: PresenceHost) -> None:
         self._watchers_due = None
-        self._send_spectators()
-
-    def _send_spectators(self: Table) -> None:
-        count = self._spectators()
+        count = table.spectators()
         if count == self._watchers_told:
             return  # came and went within the interval, or a seats frame told it already
         self._watchers_told = count
         self._watchers_sent_at = asyncio.get_running_loop().time()
-        text = p.frame("spectators", self.version, p.SpectatorsData(count=count))
-        for conn in list(self.connections):
+        text = p.frame("spectators", table.version, p.SpectatorsData(count=count))
+        for conn in list(table.connections):
             conn.send(text)
 
-    def _hold_all_seats(self: Table) -> None:
-        """A table loaded from the log: nobody is connected yet, every person gets the
-        whole grace period from now (the outage is not counted against anyone)."""
-        for seat in self.record.seats:
-            if seat.kind == "human" and seat.name is not None:
-                self._hold_seat(seat.seat)
+    def close_spectators(self, table: PresenceHost) -> None:
+        for conn in [c for c in table.connections if c.seat is None]:
+            table.connections.discard(conn)
+            conn.send(p.frame("error", table.version, p.ErrorData(
+                code="no_spectators", message="the host closed the table to spectators")))
+            conn.close(CloseCode.NO_SPECTATORS, "no spectators")
 
     # -- on purpose ------------------------------------------------------------------
 
-    async def _resume(self: Table, conn: Connection) -> None:
+    def resume(self, table: PresenceHost, conn: Connection) -> None:
         if conn.seat is None:
-            return self._error(conn, "spectator", "spectators have no seat to take back",
+            return table.error(conn, "spectator", "spectators have no seat to take back",
                                snapshot=False)
-        presence = self.presence[conn.seat]
+        presence = self.seats[conn.seat]
         presence.misses = 0
         if presence.standin is not None:
             presence.standin = None
-            self._seats_changed()
-            self._refresh()
+            table.seats_changed()
+            table.refresh()
 
-    async def _leave(self: Table, conn: Connection) -> None:
+    async def leave(self, table: PresenceHost, conn: Connection) -> None:
         seat = conn.seat
         if seat is None:
-            return self._error(conn, "spectator", "spectators just close the page",
+            return table.error(conn, "spectator", "spectators just close the page",
                                snapshot=False)
-        was_host = self._host() == seat
-        seats = [SeatRecord(s.seat, COMPUTER_NAME, "bot", None) if s.seat == seat else s
-                 for s in self.record.seats]
-        await self._save_seats(seats)
-        self.presence[seat].cancel_grace()
-        self.presence[seat].standin = None
-        self.rematch_votes.discard(seat)
-        self.end_votes.discard(seat)
-        for other in [c for c in self.connections if c.seat == seat]:
-            self.connections.discard(other)
-            other.send(p.frame("left", self.version, {"seat": seat}))
-            other.close(1000, "left the table")
-        self._seats_changed(table=was_host)  # the table info names the new host
-        self._refresh()
+        was_host = table.host() == seat
+        await self._save_seats(table, [SeatRecord(s.seat, COMPUTER_NAME, "bot", None)
+                                       if s.seat == seat else s for s in table.record.seats])
+        self.seats[seat].cancel_grace()
+        self.seats[seat].standin = None
+        table.rematch_votes.discard(seat)
+        table.end_votes.discard(seat)
+        for other in [c for c in table.connections if c.seat == seat]:
+            table.connections.discard(other)
+            other.send(p.frame("left", table.version, {"seat": seat}))
+            other.close(CloseCode.NORMAL, "left the table")
+        table.seats_changed(table=was_host)  # the table info names the new host
+        table.refresh()
 
-    async def _start(self: Table, conn: Connection) -> None:
-        if not self._is_host(conn):
-            return self._error(conn, "not_host", "only the host can start the table",
+    async def start(self, table: PresenceHost, conn: Connection) -> None:
+        if not table.is_host(conn):
+            return table.error(conn, "not_host", "only the host can start the table",
                                snapshot=False)
-        if self._status() != "waiting":
-            return self._error(conn, "not_waiting", "every seat is taken already",
+        if table.status() != "waiting":
+            return table.error(conn, "not_waiting", "every seat is taken already",
                                snapshot=False)
-        seats = [SeatRecord(s.seat, COMPUTER_NAME, "bot", None)
-                 if s.kind == "human" and s.name is None else s for s in self.record.seats]
-        await self._save_seats(seats)
-        self._seats_changed(table=True)
-        self._next_turn()
-        self._broadcast([], None, None)
-
-    def _host(self: Table) -> int | None:
-        return host_of(self.record.seats)
-
-    def _is_host(self: Table, conn: Connection) -> bool:
-        return conn.seat is not None and conn.seat == self._host()
-
-    def _close_spectators(self: Table) -> None:
-        for conn in [c for c in self.connections if c.seat is None]:
-            self.connections.discard(conn)
-            conn.send(p.frame("error", self.version, p.ErrorData(
-                code="no_spectators", message="the host closed the table to spectators")))
-            conn.close(CLOSE_NO_SPECTATORS, "no spectators")
+        await self._save_seats(table, [SeatRecord(s.seat, COMPUTER_NAME, "bot", None)
+                                       if s.kind == "human" and s.name is None else s
+                                       for s in table.record.seats])
+        table.seats_changed(table=True)
+        table.next_turn()
+        table.broadcast()

@@ -1,11 +1,15 @@
 """A table from its log: the match, the command ids seen, and what the log says of its seats.
 
-Event kinds: ``action`` (a seat's own move; a person's carries the client's command id),
-``timeout`` (the automatic move of a turn that ran out: it counts against the seat),
-``auto`` (any other move the server made for a person: the rest of a timed-out turn, or
-a computer standing in), ``redeal`` (new options before the first move: a new deal),
-``rematch`` (a new match), ``options`` (new rules after a match, for the rematch) and
-``end`` (the match ended by agreement, unscored).
+Event kinds (:class:`~cardtable.server.codes.LogKind`): ``action`` (a seat's own move; a
+person's carries the client's command id), ``timeout`` (the automatic move of a turn
+that ran out: it counts against the seat), ``auto`` (any other move the server made for
+a person: the rest of a timed-out turn, or a computer standing in), ``redeal`` (new
+options before the first move: a new deal), ``rematch`` (a new match), ``options`` (new
+rules after a match, for the rematch) and ``end`` (the match ended by agreement,
+unscored).
+
+The game's options are parsed here, once, when the table is loaded: the table keeps the
+typed :class:`~cardtable.engine.api.Options`; the log and the row keep their JSON.
 """
 
 from __future__ import annotations
@@ -14,19 +18,20 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import get_game
-from ..engine.api import State
+from ..engine import GameState, get_game
+from ..engine.api import Options, live_rng
 from ..store import EventRecord, TableRecord
+from .codes import LogKind
 
-MOVES = ("action", "timeout", "auto")
-NEW_MATCH = ("rematch", "redeal")
+MOVES = frozenset({LogKind.ACTION, LogKind.TIMEOUT, LogKind.AUTO})
+NEW_MATCH = frozenset({LogKind.REMATCH, LogKind.REDEAL})
 STANDIN_AFTER = 3  # timeouts in a match before a computer takes the seat
 
 
 @dataclass
 class Replayed:
-    state: State
-    options: dict[str, Any]  # the rules of this match, or those set for the next one
+    state: GameState
+    options: Options  # the rules of this match, or those set for the next one
     commands: dict[str, int] = field(default_factory=dict)  # "seat:id" -> version
     timeouts: dict[int, int] = field(default_factory=dict)  # in the current match
     misses: dict[int, int] = field(default_factory=dict)  # consecutive timeouts
@@ -38,42 +43,56 @@ class Replayed:
 def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
     """The current match from the log, and the command ids already applied."""
     game = get_game(record.game)
-    options: dict[str, Any] = dict(record.options)
+    options: dict[str, Any] = dict(record.options)  # this match's
+    following = options  # this match's, or the next one's once set after the match
     chance: list[Any] = list(record.start_chance)
     actions: list[dict[str, Any]] = []
-    out = Replayed(state=None, options=options)  # type: ignore[arg-type]  # set below
+    commands: dict[str, int] = {}
+    timeouts: dict[int, int] = {}
+    misses: dict[int, int] = {}
+    asleep: set[int] = set()
+    moves, ended = 0, None
     for event in events:
         if event.cmd_id is not None:
-            out.commands[f"{event.seat}:{event.cmd_id}"] = event.version
+            commands[f"{event.seat}:{event.cmd_id}"] = event.version
         if event.kind in NEW_MATCH:
             options = dict(event.payload.get("options") or options)
-            out.options = options
+            following = options
             chance, actions = list(event.chance), []
-            out.timeouts, out.misses, out.asleep = {}, {}, set()
-            out.moves, out.ended = 0, None
+            timeouts, misses, asleep = {}, {}, set()
+            moves, ended = 0, None
             continue
-        if event.kind == "options":
-            out.options = dict(event.payload["options"])
+        if event.kind == LogKind.OPTIONS:
+            following = dict(event.payload["options"])
             continue
-        if event.kind == "end":
-            out.ended = str(event.payload.get("reason", "agreed"))
+        if event.kind == LogKind.END:
+            ended = str(event.payload.get("reason", "agreed"))
             continue
         chance += event.chance
         actions.append(event.payload)
-        out.moves += 1
+        moves += 1
         seat = event.seat
         if seat is None:
             continue
-        if event.kind == "timeout":
-            out.timeouts[seat] = out.timeouts.get(seat, 0) + 1
-            out.misses[seat] = out.misses.get(seat, 0) + 1
-            if out.timeouts[seat] >= STANDIN_AFTER:
-                out.asleep.add(seat)
-        elif event.kind == "action" and event.cmd_id is not None:
-            out.misses[seat] = 0
-            out.asleep.discard(seat)
+        if event.kind == LogKind.TIMEOUT:
+            timeouts[seat] = timeouts.get(seat, 0) + 1
+            misses[seat] = misses.get(seat, 0) + 1
+            if timeouts[seat] >= STANDIN_AFTER:
+                asleep.add(seat)
+        elif event.kind == LogKind.ACTION and event.cmd_id is not None:
+            misses[seat] = 0
+            asleep.discard(seat)
     # Later deals of the rebuilt match come from the live rng, like any live table's.
-    out.state = game.replay({"game": record.game, "options": options,
-                             "players": record.players, "chance": chance, "actions": actions},
-                            secrets.SystemRandom())
-    return out
+    state = game.replay({"game": record.game, "options": options, "players": record.players,
+                         "chance": chance, "actions": actions}, secrets.SystemRandom())
+    return Replayed(state=state, options=game.options.from_dict(following), commands=commands,
+                    timeouts=timeouts, misses=misses, asleep=asleep, moves=moves, ended=ended)
+
+
+def without_last_move(state: GameState, game: str, drawn: int) -> GameState:
+    """``state`` before its last move: the match replayed without it (the chance
+    outcomes past the first ``drawn`` are dropped; later deals come from a live rng)."""
+    record = state.record()
+    record["actions"] = record["actions"][:-1]
+    record["chance"] = record["chance"][:drawn]
+    return get_game(game).replay(record, rng=live_rng())

@@ -26,6 +26,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..bots.levels import LEVELS
 from ..engine import get_game
+from ..engine.api import Options
+from ..store import TableRecord
 
 TURN_TIMES = (0, 15, 30, 60)
 Level = Literal["easy", "normal"]
@@ -82,7 +84,15 @@ class TableSettings(BaseModel):
         return data
 
 
-def is_express(game: str, options: dict[str, Any]) -> bool:
+def settings_of(record: TableRecord) -> TableSettings:
+    """The table's settings (its row's ``private`` column counts for old rows without)."""
+    invited = any(s.kind == "human" for s in record.seats[1:])
+    return TableSettings.from_record({"private": record.private, **record.settings},
+                                     record.players, invited)
+
+
+def is_express(game: str, options: Options) -> bool:
     """The options are the game's one-hand "express" options (``Options.EXPRESS``)."""
-    express: dict[str, Any] = get_game(game).Options.EXPRESS
-    return bool(express) and all(options.get(key) == value for key, value in express.items())
+    express = get_game(game).options.EXPRESS
+    return bool(express) and all(getattr(options, key, None) == value
+                                 for key, value in express.items())

@@ -1,33 +1,38 @@
 """Whose move it is, and who makes it: the turn clock, timeouts and computer players.
 
-After every change the table calls :meth:`TurnsMixin._next_turn`. If a computer plays the
-seat to act (a computer seat, or a computer standing in for a person) its move is
-scheduled; if a person plays it and the table has a turn time, an absolute deadline is set.
-When the deadline passes the server plays the automatic move (``bots.autoplay``) and counts a
-timeout; after three in a match a computer stands in until the person acts again.
+After every change the table asks its :class:`Turns` for the next turn. If a computer
+plays the seat to act (a computer seat, or a computer standing in for a person) its move
+is scheduled; if a person plays it and the table has a turn time, an absolute deadline
+is set. When the deadline passes the server plays the automatic move (``bots.autoplay``)
+and counts a timeout; after three in a match a computer stands in until the person acts
+again. What a turn is (one move, or a draw, melds and a discard under one clock) is the
+game descriptor's answer, not a list of games here.
 
 Clocks run only while some person is connected to the table: if everyone has gone,
 nobody is kept waiting, and the turn starts afresh when someone comes back (the same as
 after a server restart, which credits the outage).
 """
 
-# mypy: disable-error-code="misc"
-# (the mixins annotate self as the Table they are part of, for full checking)
 from __future__ import annotations
 
 import asyncio
 import random
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
 from ..bots import autoplay, levels
-from ..engine import Action
+from ..engine import Action, Descriptor, GameState
+from ..store import TableRecord
+from .codes import LogKind
+from .config import ServerConfig
+from .connection import Connection
+from .table_commands import Command, ComputerMove, TurnTimeout
+from .table_presence import Presence
 from .table_replay import STANDIN_AFTER
+from .table_settings import TableSettings
 
-if TYPE_CHECKING:
-    from .connection import Connection
-    from .table import Table
+AUTOMATIC_FOLLOW_UPS = 4  # at most this many further moves finish a timed-out turn
 
 
 @dataclass
@@ -47,134 +52,173 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-class TurnsMixin:
-    _clock: TurnClock | None = None
-    _last_move: tuple[int | None, str] = (None, "")  # who moved last, and what kind of move
-    _bot_timer: asyncio.TimerHandle | None = None  # a computer's move on its way
-    _rng: random.Random
+class TurnsHost(Protocol):
+    """What the turns see of their table."""
 
-    def _computer_plays(self: Table, seat: int) -> bool:
-        return self.record.seats[seat].kind == "bot" or self.presence[seat].standin is not None
+    @property
+    def record(self) -> TableRecord: ...
+    @property
+    def state(self) -> GameState: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def table_settings(self) -> TableSettings: ...
+    @property
+    def connections(self) -> set[Connection]: ...
+    @property
+    def presence(self) -> Presence: ...
 
-    def _anyone_here(self: Table) -> bool:
-        """A person (not a spectator) is connected: someone is waiting for the table."""
-        return any(c.seat is not None and self.record.seats[c.seat].kind == "human"
-                   for c in self.connections)
+    def status(self) -> str: ...
+    def post(self, command: Command) -> None: ...
+    def seats_changed(self, table: bool = False) -> None: ...
+    def refresh(self, exclude: Connection | None = None) -> None: ...
 
-    def _stop_clock(self: Table) -> None:
-        if self._clock is not None:
-            self._clock.handle.cancel()
-            self._clock = None
+    async def apply_move(self, seat: int, action: Action, ref: str | None,
+                         conn: Connection | None, kind: LogKind = LogKind.ACTION) -> bool: ...
 
-    def _next_turn(self: Table) -> bool:
-        """Schedule what comes next: a computer's move or a person's deadline. True when
-        the turn clock people see changed (a view frame must tell them)."""
-        before = self._clock
-        self._arm()
-        return self._clock is not before
 
-    def _refresh(self: Table, exclude: Connection | None = None) -> None:
-        """After a change that is not a move: schedule the next turn; if its clock changed,
-        send everyone (but ``exclude``, who gets a snapshot anyway) a fresh view."""
-        if self._next_turn():
-            for conn in list(self.connections):
-                if conn is not exclude:
-                    self._snapshot(conn)
+class Turns:
+    """The turn clock and the computer's moves of one table."""
 
-    def _arm(self: Table) -> None:
-        seat = self.state.current_player()
-        if seat is None or self._status() != "playing":
-            return self._stop_clock()
-        if self._computer_plays(seat):
-            self._stop_clock()
-            if self.record.seats[seat].kind == "bot" or self._anyone_here():
-                self._schedule_bot()
-            return
-        turn_time = self.table_settings.turn_time
-        if not turn_time or not self._anyone_here():
-            return self._stop_clock()
-        clock = self._clock
-        if clock is not None and clock.seat == seat and clock.turn_time == turn_time:
-            if clock.version == self.version:
-                return  # this turn's clock is running: nothing a reconnect may extend
-            if self._same_turn(seat):  # a draw, a meld...: the turn's deadline stands
-                clock.handle.cancel()
-                self._set_clock(seat, turn_time, clock.deadline)
-                return
-        self._stop_clock()
-        self._set_clock(seat, turn_time, time.time() + turn_time * self.settings.time_scale)
+    def __init__(self, game: Descriptor, config: ServerConfig, rng: random.Random):
+        self.game, self.config = game, config
+        self.rng = rng  # only the easy computers' slips
+        self.clock: TurnClock | None = None
+        self.last_move: tuple[int | None, str] = (None, "")  # who moved last, and what kind
+        self._bot_timer: asyncio.TimerHandle | None = None  # a computer's move on its way
 
-    def _set_clock(self: Table, seat: int, turn_time: int, deadline: float) -> None:
-        version = self.version
-        handle = asyncio.get_running_loop().call_later(
-            max(0.0, deadline - time.time()), lambda: self._post("timeout", (seat, version)))
-        self._clock = TurnClock(seat, version, deadline, turn_time, handle)
+    def stop(self) -> None:
+        """Cancel the clock and a computer's move on its way (the table is stopping)."""
+        self.stop_clock()
+        if self._bot_timer is not None:
+            self._bot_timer.cancel()
 
-    def _same_turn(self: Table, seat: int) -> bool:
-        """The seat to act made the last move, and it did not end his turn: in the rummy
-        games a turn is several moves (draw, melds, discard) under one deadline. A trick
-        won and led again, or a new deal, is a new turn."""
-        mover, kind = self._last_move
-        return mover == seat and kind != "deal" and self.record.game in autoplay.RUMMY_GAMES
+    def stop_clock(self) -> None:
+        if self.clock is not None:
+            self.clock.handle.cancel()
+            self.clock = None
 
-    def _clock_json(self: Table) -> dict[str, int] | None:
-        clock = self._clock
-        if clock is None or clock.version != self.version:
+    def moved(self, seat: int, kind: str) -> None:
+        """``seat`` made a move of ``kind`` (the clock's next turn may be the same one)."""
+        self.last_move = (seat, kind)
+
+    def clock_json(self, table: TurnsHost) -> dict[str, int] | None:
+        clock = self.clock
+        if clock is None or clock.version != table.version:
             return None
         return clock.to_json()
 
-    def _schedule_bot(self: Table) -> None:
-        version = self.version
-        delay = self.settings.bot_delay
-        if {a.type for a in self.state.legal_actions()} == {"deal"}:
-            delay *= 5  # leave people time to read the showdown before the next deal
-        loop = asyncio.get_running_loop()
-        self._bot_timer = loop.call_later(delay, lambda: self._post("bot", version))
+    # -- who plays ----------------------------------------------------------------------
 
-    def _computer_move(self: Table, seat: int) -> Action:
+    def computer_plays(self, table: TurnsHost, seat: int) -> bool:
+        return (table.record.seats[seat].kind == "bot"
+                or table.presence.seats[seat].standin is not None)
+
+    def _anyone_here(self, table: TurnsHost) -> bool:
+        """A person (not a spectator) is connected: someone is waiting for the table."""
+        return any(c.seat is not None and table.record.seats[c.seat].kind == "human"
+                   for c in table.connections)
+
+    # -- the next turn ------------------------------------------------------------------
+
+    def next_turn(self, table: TurnsHost) -> bool:
+        """Schedule what comes next: a computer's move or a person's deadline. True when
+        the turn clock people see changed (a view frame must tell them)."""
+        before = self.clock
+        self._arm(table)
+        return self.clock is not before
+
+    def _arm(self, table: TurnsHost) -> None:
+        seat = table.state.current_player()
+        if seat is None or table.status() != "playing":
+            return self.stop_clock()
+        if self.computer_plays(table, seat):
+            self.stop_clock()
+            if table.record.seats[seat].kind == "bot" or self._anyone_here(table):
+                self._schedule_computer(table)
+            return
+        turn_time = table.table_settings.turn_time
+        if not turn_time or not self._anyone_here(table):
+            return self.stop_clock()
+        clock = self.clock
+        if clock is not None and clock.seat == seat and clock.turn_time == turn_time:
+            if clock.version == table.version:
+                return  # this turn's clock is running: nothing a reconnect may extend
+            if self._same_turn(seat):  # a draw, a meld...: the turn's deadline stands
+                clock.handle.cancel()
+                self._set_clock(table, seat, turn_time, clock.deadline)
+                return
+        self.stop_clock()
+        self._set_clock(table, seat, turn_time,
+                        time.time() + turn_time * self.config.time_scale)
+
+    def _set_clock(self, table: TurnsHost, seat: int, turn_time: int, deadline: float) -> None:
+        version = table.version
+        handle = asyncio.get_running_loop().call_later(
+            max(0.0, deadline - time.time()), table.post, TurnTimeout(seat, version))
+        self.clock = TurnClock(seat, version, deadline, turn_time, handle)
+
+    def _same_turn(self, seat: int) -> bool:
+        """The seat to act made the last move, and it did not end his turn (the game
+        says which moves do: a rummy turn is a draw, melds and a discard under one
+        deadline; a trick won and led again, or a new deal, is a new turn)."""
+        mover, kind = self.last_move
+        return mover == seat and self.game.same_turn(kind)
+
+    def _schedule_computer(self, table: TurnsHost) -> None:
+        delay = self.config.bot_delay
+        if self.game.only_dealing(table.state):
+            delay *= 5  # leave people time to read the showdown before the next deal
+        self._bot_timer = asyncio.get_running_loop().call_later(
+            delay, table.post, ComputerMove(table.version))
+
+    # -- moves the server makes -----------------------------------------------------------
+
+    def _computer_choice(self, table: TurnsHost, seat: int) -> Action:
         """The move of the computer playing ``seat`` (at its level; stand-ins play well)."""
         level = "normal"
-        if self.record.seats[seat].kind == "bot":
-            level = self.table_settings.levels[seat]
-        return levels.choose(self.record.game, level, self.state.view(seat), self._rng)
+        if table.record.seats[seat].kind == "bot":
+            level = table.table_settings.levels[seat]
+        return levels.choose(self.game.name, level, table.state.view(seat), self.rng)
 
-    async def _on_bot(self: Table, command: Any) -> None:
-        seat = self.state.current_player()
-        if command.data != self.version or seat is None or not self._computer_plays(seat) \
-                or self._status() != "playing":
+    async def computer_move(self, table: TurnsHost, version: int) -> None:
+        seat = table.state.current_player()
+        if version != table.version or seat is None or not self.computer_plays(table, seat) \
+                or table.status() != "playing":
             return  # the table moved on since this turn was scheduled
-        kind = "action" if self.record.seats[seat].kind == "bot" else "auto"
-        await self._apply(seat, self._computer_move(seat), None, None, kind=kind)
+        kind = LogKind.ACTION if table.record.seats[seat].kind == "bot" else LogKind.AUTO
+        await table.apply_move(seat, self._computer_choice(table, seat), None, None, kind)
 
-    async def _on_timeout(self: Table, command: Any) -> None:
-        seat, version = command.data
-        clock = self._clock
-        if clock is None or clock.version != version or version != self.version \
-                or self.state.current_player() != seat or self._computer_plays(seat):
+    async def time_out(self, table: TurnsHost, seat: int, version: int) -> None:
+        clock = self.clock
+        if clock is None or clock.version != version or version != table.version \
+                or table.state.current_player() != seat or self.computer_plays(table, seat):
             return
-        self._clock = None
-        presence = self.presence[seat]
-        counts = {a.type for a in self.state.legal_actions()} != {"deal"}
-        if counts:  # dealing the next hand is no decision: it costs nothing to be late
+        self.clock = None
+        presence = table.presence.seats[seat]
+        # Dealing the next hand is no decision: it costs nothing to be late.
+        counts = not self.game.only_dealing(table.state)
+        if counts:
             presence.timeouts += 1
             presence.misses += 1
-        game = self.record.game
-        bot = levels.bot_for(game)
-        action = autoplay.timeout_move(game, self.state.view(seat), bot, presence.misses)
-        if not await self._apply(seat, action, None, None, kind="timeout" if counts else "auto"):
+        name = self.game.name
+        bot = levels.bot_for(name)
+        action = autoplay.timeout_move(name, table.state.view(seat), bot, presence.misses)
+        kind = LogKind.TIMEOUT if counts else LogKind.AUTO
+        if not await table.apply_move(seat, action, None, None, kind):
             return
         if counts:
-            self._seats_changed()  # the seat's timeouts
+            table.seats_changed()  # the seat's timeouts
         # The rest of the same turn (a rummy turn is a draw, then a discard; a card may be
         # owed after a pickup): automatic too. A trick-taker's next move is a new turn.
-        for _ in range(4):
-            if game not in autoplay.RUMMY_GAMES or self.state.current_player() != seat \
-                    or {a.type for a in self.state.legal_actions()} == {"deal"}:
+        for _ in range(AUTOMATIC_FOLLOW_UPS):
+            if table.state.current_player() != seat or not self._same_turn(seat) \
+                    or self.game.only_dealing(table.state):
                 break
-            follow = autoplay.timeout_move(game, self.state.view(seat), bot, presence.misses)
-            if not await self._apply(seat, follow, None, None, kind="auto"):
+            follow = autoplay.timeout_move(name, table.state.view(seat), bot, presence.misses)
+            if not await table.apply_move(seat, follow, None, None, LogKind.AUTO):
                 break
         if presence.timeouts >= STANDIN_AFTER and presence.standin is None:
             presence.standin = "timeouts"
-            self._seats_changed()
-            self._refresh()
+            table.seats_changed()
+            table.refresh()

@@ -19,7 +19,7 @@
 """
 
 from cardtable.store.database import Store
-from cardtable.store.engine import database_url, normalize_url, sqlite_url
+from cardtable.store.engine import normalize_url, sqlite_url
 from cardtable.store.records import (
     ChatRecord,
     CodeTaken,
@@ -45,7 +45,6 @@ __all__ = [
     "TableRecord",
     "UnknownTable",
     "VersionConflict",
-    "database_url",
     "normalize_url",
     "sqlite_url",
 ]

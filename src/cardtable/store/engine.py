@@ -44,12 +44,6 @@ def sqlite_url(data_dir: Path) -> str:
     return f"sqlite+aiosqlite:///{data_dir / 'cardtable.db'}"
 
 
-def database_url(data_dir: Path) -> str:
-    """``$DATABASE_URL`` if set (normalized, see :func:`normalize_url`), else the SQLite file."""
-    url = os.environ.get("DATABASE_URL", "").strip()
-    return normalize_url(url) if url else sqlite_url(data_dir)
-
-
 def normalize_url(url: str) -> str:
     """Give a bare ``postgresql://``, ``postgres://`` or ``sqlite://`` URL its async driver.
 

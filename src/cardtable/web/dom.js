@@ -39,3 +39,20 @@ export function replace(el, ...children) {
 export function clear(el) {
   el.replaceChildren();
 }
+
+const sheets = new Map(); // href -> Promise, so each sheet is linked once
+
+/** Link a stylesheet once; resolves when it has loaded (or failed: the page goes on unstyled). */
+export function stylesheet(href) {
+  if (!sheets.has(href)) {
+    sheets.set(href, new Promise((resolve) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = href;
+      link.onload = () => resolve(true);
+      link.onerror = () => resolve(false);
+      document.head.append(link);
+    }));
+  }
+  return sheets.get(href);
+}

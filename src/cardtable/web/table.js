@@ -4,10 +4,11 @@
 // Table life (clocks, stand-ins, chat, settings, leaving, ending by agreement)
 // lives in table_life.js, which gets every frame from here.
 //
-// A renderer module exports mount(el, ctx) -> {update(view, meta), key(event), destroy()}.
+// A renderer module exports mount(el, ctx) -> {update(view, meta), key(event), destroy()}
+// and STYLES, the stylesheets (games/<name>.css) it needs, linked before it mounts.
 
 import { ApiError, getTable, joinTable, normalizeCode } from "./api.js";
-import { h, replace } from "./dom.js";
+import { h, replace, stylesheet } from "./dom.js";
 import { TableSocket } from "./net.js";
 import { createTableLife } from "./table_life.js";
 import { forgetSeat, guestName, prefs, rememberSeat, seatFor, setGuestName, setPref } from "./state.js";
@@ -275,6 +276,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     const safe = String(game).replace(/[^a-z0-9_]/g, "");
     try {
       const module = await import(`./games/${safe}.js`);
+      await Promise.all((module.STYLES || []).map((name) => stylesheet(`/static/games/${name}.css`)));
       if (renderer) return;
       board.replaceChildren();
       renderer = module.mount(board, ctx);

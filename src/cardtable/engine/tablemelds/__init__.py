@@ -2,18 +2,22 @@
 
 Classic Rummy, Rummy 500, German Rommé and Indian Rummy differ in a handful
 of rules around one turn (draw, meld, lay off, discard).  That turn is written
-once, in :class:`TableMeldState`; a game is a subclass that overrides a few
-hooks (python-chess style) and scores the hand.
+once, in :class:`TableMeldState` (on the engine's shared
+:class:`~cardtable.engine.state.GameState`); a game is a subclass that
+overrides a few hooks (python-chess style), and the phase functions it plays
+differently, and scores the hand.
 
 Pieces
 ------
 ``table``       :class:`TableMeld` (id, owner, cards, what each joker stands
                 for, who laid each card), :func:`extend` (lay-off on a set or
-                either end of a run), :func:`swap_joker` (joker exchange).
+                either end of a run), :func:`fits` (a lay-off a game's house
+                rules allow), :func:`swap_joker` (joker exchange).
 ``candidates``  the melds a hand can lay, finite and sorted, for ``legal_actions``.
 ``opening``     a first-meld minimum: the first melds go down together.
-``hooks``       :class:`Hooks`: the overridable rules, with classic defaults.
-``state``       :class:`TableMeldState`: phases, obligations, stock, views, replay.
+``hooks``       :class:`Hooks`: the overridable rules, with classic defaults, and
+                the fields of the position they read.
+``state``       :class:`TableMeldState`: phases, obligations, stock, views, redeal.
 ``reasons``     why a move is refused, in a player's words.
 
 Hooks (override in a game's state class)
@@ -29,7 +33,8 @@ meld_problem(meld)          a house rule a meld breaks (joker limits): new melds
 card_value, meld_value      a card's count in hand; a meld's worth for a minimum
 melds_per_turn              one new meld per turn, or any number
 may_lay_off(seat)           lay-offs allowed (e.g. only after one's first meld)
-may_swap_jokers(seat)       joker exchange allowed
+may_swap_jokers(seat)       joker exchange allowed (offered one at a time, and only
+                            when the freed joker can go back on the table that turn)
 opening_minimum(seat)       points the first melds must reach (0: none)
 pickup_depth                how many discard-pile cards may be taken at once
 must_use_top_discard        the single top discard must be used this turn

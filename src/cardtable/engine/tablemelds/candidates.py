@@ -8,14 +8,18 @@ at most a few dozen of them, so listing them all is cheap and lets a player
 
 With jokers the list is bounded by ``max_jokers`` (jokers per listed meld):
 each set of naturals plus up to that many jokers, and each run window with at
-most that many gaps or ends filled by jokers.  Two copies of a card (two
-packs) give the same meld once.
+most that many of its places filled by jokers: its gaps, and then any of its
+held cards, since a joker may stand for a card the player keeps for another
+meld (holding Jd Qd Kd and a joker, ``Jd Jk Kd`` keeps the Qd).  Two copies of
+a card (two packs) give the same meld once.
 
 >>> from cardtable.engine.cards import parse, format_cards
 >>> [format_cards(m) for m in candidate_melds(parse("4h 5h 6h 7h 9c"))]
 ['4h 5h 6h', '4h 5h 6h 7h', '5h 6h 7h']
 >>> len(candidate_melds(parse("7c 7d 7h 7s")))  # four sets of three, one of four
 5
+>>> "Jd Kd Jk" in [format_cards(m) for m in candidate_melds(parse("Jd Qd Kd Jk"))]
+True
 """
 
 from __future__ import annotations
@@ -75,6 +79,17 @@ def _runs(held: set[int], jokers: int, rules: MeldRules, found: set[tuple[int, .
                 present = mask & in_suit
                 cards = [suit * 13 + r for r in range(13) if present >> r & 1]
                 found.add((*cards, *[JOKER] * gaps))
+                if gaps < jokers:
+                    _stand_ins(cards, jokers - gaps, gaps, found)
+
+
+def _stand_ins(cards: list[int], spare: int, gaps: int, found: set[tuple[int, ...]]) -> None:
+    """The run ``cards`` (plus ``gaps`` jokers) with up to ``spare`` more jokers standing
+    for held cards, which the hand keeps; at least one natural stays in the meld."""
+    for replaced in range(1, min(spare, len(cards) - 1) + 1):
+        jokers = (JOKER,) * (gaps + replaced)
+        for kept in combinations(cards, len(cards) - replaced):
+            found.add((*kept, *jokers))
 
 
 @lru_cache(maxsize=64)  # per rules: the options' few combinations

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from .. import api
 from ..cards import JOKER, deadwood_value
-from ..melds import InvalidMeld, Meld, MeldRules, make_meld
+from ..melds import Meld, MeldRules, make_meld
 from .candidates import candidate_melds
-from .table import TableMeld, extend
+from .table import TableMeld, fits
 
 STOCK_POLICIES = ("turn_over", "shuffle", "end_hand")
 """What happens when a player must draw and the stock is empty."""
@@ -27,7 +28,18 @@ class Hooks:
     MAX_TURNS_PER_HAND: ClassVar[int] = 600
     """Deadlock guard: a hand this long (players who never finish) ends as blocked."""
 
+    # The position the hooks, the first-meld rule (``opening``) and the reasons
+    # (``reasons``) read; :class:`~cardtable.engine.tablemelds.state.TableMeldState`
+    # keeps it.  Declared here so those modules need not import the state.
     players: int
+    phase: api.Phase
+    to_act: int | None
+    hands: list[list[int]]
+    discard: list[int]
+    table: list[TableMeld]
+    has_melded: list[bool]
+    must_place: list[int]
+    melds_this_turn: int
 
     # -- cards ------------------------------------------------------------------
 
@@ -117,8 +129,4 @@ class Hooks:
 
     def may_extend(self, meld: TableMeld, card: int) -> bool:
         """Whether ``card`` may be laid off on ``meld``: it fits, and the result is allowed."""
-        try:
-            longer = extend(meld, card, meld.owner, self.meld_rules())
-        except InvalidMeld:
-            return False
-        return self.meld_problem(longer) is None
+        return fits(meld, card, self.meld_rules(), self.meld_problem)

@@ -11,21 +11,18 @@ cheap for a 13-14 card hand; a player with more melds lays the rest after.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from ..api import Action
 from ..melds import make_meld
-
-if TYPE_CHECKING:
-    from .state import TableMeldState
+from .hooks import Hooks
 
 MAX_OPENING_MELDS = 3
 MAX_OPENINGS = 300
 
 
-def opening_actions(state: TableMeldState, hand: list[int]) -> list[Action]:
+def opening_actions(state: Hooks, hand: list[int]) -> list[Action]:
     """Every listed first move of the seat to act that reaches its minimum."""
-    seat = state.current_player()
+    seat = state.to_act
     assert seat is not None
     minimum = state.opening_minimum(seat)
     rules = state.meld_rules()
@@ -49,7 +46,7 @@ def opening_actions(state: TableMeldState, hand: list[int]) -> list[Action]:
     return found
 
 
-def opening_problem(state: TableMeldState, seat: int, action: Action) -> str | None:
+def opening_problem(state: Hooks, seat: int, action: Action) -> str | None:
     """Why ``action`` is not an acceptable first move of ``seat`` (``None``: no problem)."""
     minimum = state.opening_minimum(seat)
     if not minimum or state.has_melded[seat]:

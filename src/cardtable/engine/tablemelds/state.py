@@ -3,6 +3,9 @@
 A game subclasses :class:`TableMeldState`, overrides the rule hooks of
 :class:`~cardtable.engine.tablemelds.hooks.Hooks` and implements the three
 scoring hooks (:meth:`settle_hand`, :meth:`match_winners`, :meth:`next_dealer`).
+Turn order, the legal-move cache, apply, records and resampling are the shared
+:class:`~cardtable.engine.state.GameState`'s; a game that changes a phase
+overrides its ``_legal_<phase>``/``_apply_<phase>`` (the base dispatches to them).
 
 Obligations: a card that must be used this turn (the top discard under a
 "must use" rule, the deepest card of a Rummy 500 pickup) is kept in
@@ -14,39 +17,35 @@ obligation is legal only when the card can be used, so a turn never sticks.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
-from .. import api, rollback
-from ..api import JSON, Action, Chance, Event, IllegalAction
+from ..api import JSON, Action, Event
 from ..cards import JOKER, format_cards, str_card
 from ..melds import InvalidMeld, make_meld
+from ..state import GameState
 from .hooks import Hooks
 from .opening import opening_actions
 from .phase import Phase
 from .reasons import why_illegal
-from .table import TableMeld, extend, lay, swap_joker
+from .table import extend, lay, swap_joker
 
 _DRAW_STOCK, _DRAW_DISCARD, _DEAL = Action("draw_stock"), Action("draw_discard"), Action("deal")
 
 
-class TableMeldState(Hooks):
+class TableMeldState(Hooks, GameState):
     """The whole match; mutate only through :meth:`apply`."""
 
-    OPTIONS_TYPE: ClassVar[type[api.Options]] = api.Options
+    Phase = Phase
+    SORT_LEGAL = True
+    options: Any
 
-    def __init__(self, options: Any, players: int, chance: Chance):
-        self.options = options
-        self.players = players
-        self._chance = chance
-        self._actions: list[Action] = []
-        self.scores = [0] * players
+    def setup(self) -> None:
+        self.scores = [0] * self.players
         self.history: list[dict[str, JSON]] = []
         self.hand_number = 0
         self.final: dict[str, JSON] | None = None
         self.last: dict[str, JSON] | None = None
-        self._legal: list[Action] | None = None
-        self.dealer = chance.below(players)
+        self.dealer = self._chance.below(self.players)
         self._deal()
 
     # -- scoring hooks (each game) ------------------------------------------------
@@ -73,17 +72,17 @@ class TableMeldState(Hooks):
         n, size = self.players, self.deal_size()
         first = (self.dealer + 1) % n
         self.hand_number += 1
-        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.hands = [[] for _ in range(n)]
         for i in range(n * size):
             self.hands[(first + i) % n].append(deck[i])
         self.discard = [deck[n * size]]
         self.stock = deck[:n * size:-1]  # reversed: pop() takes the card after the upcard
-        self.table: list[TableMeld] = []
+        self.table = []
         self.picked: list[list[int]] = [[] for _ in range(n)]  # taken from the pile, still held
         self.has_melded = [False] * n
         self.laid_earlier = [False] * n  # placed a card in an earlier turn (no "rummy")
         self.recycles = self.turns = 0
-        self.to_act: int | None = first
+        self.to_act = first
         self.phase = Phase.DRAW
         self.revealed = False
         self._new_turn()
@@ -92,35 +91,20 @@ class TableMeldState(Hooks):
         self.melds_this_turn = 0
         self.laid_this_turn = False
         self.taken: int | None = None  # may not be discarded this turn
-        self.must_place: list[int] = []
+        self.must_place = []
 
-    # -- the contract -----------------------------------------------------------------
+    # -- the checks -----------------------------------------------------------------------
 
-    def current_player(self) -> int | None:
-        return self.to_act
+    def canonical(self, action: Action) -> Action:
+        """Meld cards in one order, so ``7h 5h 6h`` names the same move as ``5h 6h 7h``."""
+        if action.type != "meld":
+            return action
+        return Action("meld", card=action.card, number=action.number, meld=action.meld,
+                      cards=tuple(sorted(action.cards)),
+                      melds=tuple(sorted(tuple(sorted(m)) for m in action.melds)))
 
-    def is_over(self) -> bool:
-        return self.phase is Phase.MATCH_OVER
-
-    def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = sorted(set(_LEGAL[self.phase](self)))
-        return list(self._legal)
-
-    def apply(self, action: Action) -> list[Event]:
-        """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
-        action = _canonical(action)
-        if action not in self.legal_actions():
-            raise IllegalAction(why_illegal(self, action))
-        return rollback.run(self, type(self)._rule, action)
-
-    def _rule(self, action: Action) -> list[Event]:
-        """The move, once it is known to be legal (it runs under :func:`rollback.run`)."""
-        return _APPLY[self.phase](self, action)
-
-    def _seat(self) -> int:
-        assert self.to_act is not None
-        return self.to_act
+    def why_illegal(self, action: Action) -> str:
+        return why_illegal(self, action)
 
     # -- phase: draw ---------------------------------------------------------------------
 
@@ -213,6 +197,10 @@ class TableMeldState(Hooks):
         return card != self.taken or hand.count(card) > 1
 
     def _legal_swaps(self, hand: list[int]) -> list[Action]:
+        """Joker exchanges, one at a time, each only when the freed joker can go back on
+        the table this turn: it may never stay in hand, and a turn must never stick."""
+        if self.must_place:
+            return []
         moves = []
         for meld in self.table:
             if JOKER in meld.cards:
@@ -221,8 +209,21 @@ class TableMeldState(Hooks):
                         swap_joker(meld, card, self._seat(), self.meld_rules())
                     except InvalidMeld:
                         continue
-                    moves.append(Action("swap_joker", card=card, meld=meld.id))
+                    swap = Action("swap_joker", card=card, meld=meld.id)
+                    if self._joker_can_return(swap):
+                        moves.append(swap)
         return moves
+
+    def _joker_can_return(self, swap: Action) -> bool:
+        # Play the exchange on a twin with its own hands, table and obligations (an
+        # exchange never empties the hand, so nothing else changes) and look for a move.
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.hands = [list(h) for h in self.hands]
+        twin.picked = [list(p) for p in self.picked]
+        twin.table, twin.must_place = list(self.table), list(self.must_place)
+        twin._apply_play(swap)
+        return bool(twin._legal_play())  # no discard while the joker is owed: a placement
 
     def _placement_ok(self, cards: tuple[int, ...] | list[int]) -> bool:
         """Whether laying ``cards`` leaves a way to finish the turn, and meets any obligation."""
@@ -333,14 +334,16 @@ class TableMeldState(Hooks):
         upcard = str_card(self.discard[-1]) if self.discard else None  # Rommé: none
         return [Event("deal", self.dealer, {"hand": self.hand_number, "upcard": upcard})]
 
-    def _legal_match_over(self) -> list[Action]:
+    def _legal_call(self) -> list[Action]:
+        # Only a game that lets players claim a discard out of turn (Rummy 500's calling
+        # Rummy) ever enters this phase, and it brings its own moves.
         return []
 
     def result(self) -> dict[str, JSON]:
         return {"over": self.is_over(), **(self.final or {}), "scores": list(self.scores),
                 "hands": [{k: v for k, v in row.items() if k != "left"} for row in self.history]}
 
-    # -- views, records, search ----------------------------------------------------------
+    # -- views, and the redeal of a resample ---------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, JSON]:
         """Everything ``seat`` may know (``None``: a spectator), plus its legal moves."""
@@ -389,15 +392,6 @@ class TableMeldState(Hooks):
                           "value": self.meld_value(meld.stands_for)})
         return found
 
-    def record(self) -> dict[str, JSON]:
-        """Server-only: options, chance outcomes (deck orders) and actions."""
-        return {"game": self.NAME, "options": self.options.to_dict(), "players": self.players,
-                "chance": list(self._chance.outcomes),
-                "actions": [a.to_json() for a in self._actions]}
-
-    def chance_outcomes(self) -> list[JSON]:
-        return list(self._chance.outcomes)
-
     def zones(self) -> dict[str, Any]:
         """Server/test-only: where every card is, for conservation and leak checks."""
         on_table = [c for m in self.table for c in m.cards]
@@ -407,13 +401,9 @@ class TableMeldState(Hooks):
                 "jokers": sum(c >= JOKER for c in self.full_deck()),
                 "packs": self.full_deck().count(0)}
 
-    def resample(self, seat: int, rng: random.Random) -> TableMeldState:
-        """A full state consistent with ``view(seat)``: the unseen cards dealt anew.
-
-        Cards others picked up from the discard pile stay with them.
-        """
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
+    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """The stock and the cards of the others' hands ``seat`` has not seen, shuffled
+        and dealt anew; cards others picked up from the discard pile stay with them."""
         unseen = list(self.stock)
         kept: list[list[int]] = []
         for s, hand in enumerate(self.hands):
@@ -424,42 +414,10 @@ class TableMeldState(Hooks):
             unseen += rest
             kept.append(known)
         rng.shuffle(unseen)
-        twin.hands = []
-        for s, hand in enumerate(self.hands):
-            extra = len(hand) - len(kept[s])
-            twin.hands.append(kept[s] + unseen[:extra])
+        sizes = [len(hand) for hand in self.hands]
+        self.hands = []
+        for s, size in enumerate(sizes):
+            extra = size - len(kept[s])
+            self.hands.append(kept[s] + unseen[:extra])
             del unseen[:extra]
-        twin.stock = unseen
-        twin.discard, twin.table = list(self.discard), list(self.table)
-        twin.picked = [list(p) for p in self.picked]
-        twin.has_melded, twin.laid_earlier = list(self.has_melded), list(self.laid_earlier)
-        twin.must_place = list(self.must_place)
-        twin.scores, twin.history = list(self.scores), list(self.history)
-        twin._actions = list(self._actions)
-        twin._chance = Chance(rng)
-        twin._legal = None
-        rollback.mark_origin(twin)
-        return twin
-
-
-def _canonical(action: Action) -> Action:
-    """Meld cards in one order, so ``7h 5h 6h`` names the same move as ``5h 6h 7h``."""
-    if action.type != "meld":
-        return action
-    return Action("meld", card=action.card, number=action.number, meld=action.meld,
-                  cards=tuple(sorted(action.cards)),
-                  melds=tuple(sorted(tuple(sorted(m)) for m in action.melds)))
-
-
-_LEGAL: dict[Phase, Callable[[TableMeldState], list[Action]]] = {
-    Phase.DRAW: TableMeldState._legal_draw,
-    Phase.PLAY: TableMeldState._legal_play,
-    Phase.HAND_OVER: TableMeldState._legal_hand_over,
-    Phase.MATCH_OVER: TableMeldState._legal_match_over,
-}
-
-_APPLY: dict[Phase, Callable[[TableMeldState, Action], list[Event]]] = {
-    Phase.DRAW: TableMeldState._apply_draw,
-    Phase.PLAY: TableMeldState._apply_play,
-    Phase.HAND_OVER: TableMeldState._apply_hand_over,
-}
+        self.stock = unseen

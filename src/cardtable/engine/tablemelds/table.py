@@ -34,6 +34,9 @@ from ..melds import InvalidMeld, MeldRules, make_meld
 ACE_LOW = MeldRules()
 """The classic meld rules (ace low only, sets of 3-4, runs of 3+): the default."""
 
+MeldProblem = Callable[["TableMeld"], "str | None"]
+"""A game's house rule on melds: why a meld may not lie on the table (``None``: it may)."""
+
 _RANK_NAMES = ["ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"]
 
 
@@ -90,12 +93,22 @@ def extend(meld: TableMeld, card: int, seat: int, rules: MeldRules = ACE_LOW) ->
     return _extend_run(meld, card, seat, rules)
 
 
-def fits(meld: TableMeld, card: int, rules: MeldRules = ACE_LOW) -> bool:
+def fits(meld: TableMeld, card: int, rules: MeldRules = ACE_LOW,
+         problem: MeldProblem | None = None) -> bool:
+    """Whether ``card`` may be laid off on ``meld``: it extends it, and ``problem`` (a
+    game's ``meld_problem``, its house rules such as joker limits) finds nothing wrong
+    with the longer meld.
+
+    >>> from cardtable.engine.cards import parse
+    >>> run, joker = lay(1, 0, parse("7h 8h Jk")), parse("Jk")[0]
+    >>> fits(run, joker), fits(run, joker, problem=lambda m: "one joker a meld")
+    (True, False)
+    """
     try:
-        extend(meld, card, meld.owner, rules)
+        longer = extend(meld, card, meld.owner, rules)
     except InvalidMeld:
         return False
-    return True
+    return problem is None or problem(longer) is None
 
 
 def _set_rank(meld: TableMeld) -> int:

@@ -2,9 +2,10 @@
 // the screen-reader announcements of the other players' moves (and the card
 // you drew from the closed deck, which only you are told).
 
-import { nameOf, shortOf } from "./indian_cards.js";
+import { isSeat } from "./board.js";
+import { INDIAN_DECK, shortOf } from "./rummy_cards.js";
 
-const isSeat = (s) => s !== null && s !== undefined;
+const { nameOf } = INDIAN_DECK;
 
 /** One event as a sentence ("" for nothing worth saying). `short` uses 7♥ for cards. */
 export function describe(e, view, names, short = false) {

@@ -9,7 +9,7 @@
 // the hand itself at a show), and nothing here judges whether a group is valid:
 // a group is labelled only when it holds exactly the cards of an engine group.
 
-import { Bag, keyed, sameCards } from "./indian_cards.js";
+import { Bag, keyed, sameCards } from "./rummy_cards.js";
 
 const STORE = "cardtable.indian.v1";
 const MAX_TABLES = 30;
@@ -54,9 +54,9 @@ export class Arrangement {
     return this.custom === null;
   }
 
-  /** The groups to show for this view's hand (and remember the deal). */
-  sync(view) {
-    const dealKey = `${view.deal}:${view.wild?.card ?? ""}`;
+  /** The groups to show for this view's hand in deal number `deal` (and remember the deal). */
+  sync(view, deal) {
+    const dealKey = `${deal}:${view.wild?.card ?? ""}`;
     if (dealKey !== this.dealKey) {
       this.dealKey = dealKey;
       const saved = loadAll().tables[this.code];

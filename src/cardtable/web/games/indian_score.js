@@ -5,11 +5,12 @@
 // shown comes from the view (view.last, view.history, view.result).
 
 import { h } from "../dom.js";
-import { miniCard, nameOf, shortOf } from "./indian_cards.js";
+import { isSeat } from "./board.js";
 import { KIND_LABEL } from "./indian_groups.js";
 import { STATUS_TEXT } from "./indian_table.js";
+import { INDIAN_DECK, shortOf } from "./rummy_cards.js";
 
-const isSeat = (s) => s !== null && s !== undefined;
+const { miniCard, nameOf } = INDIAN_DECK;
 const verb = (name, you, other) => (name === "You" ? you : other);
 
 /** "You win", "Ann wins", "Ann and Bob share". */

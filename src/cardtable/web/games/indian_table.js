@@ -5,9 +5,10 @@
 // Only what the view says; the board passes in the legal moves.
 
 import { h } from "../dom.js";
-import { cardBack, face, miniCard, nameOf, plural, shortOf, wildText } from "./indian_cards.js";
+import { isSeat } from "./board.js";
+import { cardBack, INDIAN_DECK, plural, shortOf, wildText } from "./rummy_cards.js";
 
-const isSeat = (s) => s !== null && s !== undefined;
+const { face, miniCard, nameOf } = INDIAN_DECK;
 
 export const STATUS_TEXT = {
   playing: "playing", dropped: "dropped", wrong_show: "wrong show", declared: "declared", out: "out",
@@ -112,7 +113,7 @@ export function centre(view, names, opts) {
     : h("span", { class: "empty-pile" }, "empty"),
   open.top && !open.takeable ? h("span", { class: "in-lock", "aria-hidden": "true" }, "no pickup") : null);
   const fmt = view.format || {};
-  const facts = [`Deal ${view.deal}`, `Dealer: ${names.seat(view.dealer)}`, formatText(fmt)];
+  const facts = [`Deal ${view.hand}`, `Dealer: ${names.seat(view.dealer)}`, formatText(fmt)];
   if (view.drop) facts.push(`Drop ${view.drop.first} / ${view.drop.middle}`);
   else facts.push("No dropping");
   if (view.direction === "anticlockwise") facts.push("Play goes anticlockwise");

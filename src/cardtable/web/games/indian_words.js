@@ -4,17 +4,18 @@
 // those giving a valid show (view.me.finish_cards) first.
 
 import { h } from "../dom.js";
-import { miniCard, nameOf, shortOf } from "./indian_cards.js";
+import { findLegal, isSeat } from "./board.js";
 import { winnersText } from "./indian_score.js";
+import { INDIAN_DECK, shortOf } from "./rummy_cards.js";
 
-const isSeat = (s) => s !== null && s !== undefined;
+const { miniCard, nameOf } = INDIAN_DECK;
 
-/** opts: {myTurn, held (a finished deal still shown), ctx, names, findLegal} */
-export function statusLine(v, { myTurn, held, ctx, names, findLegal }) {
-  if (held) return `Deal ${held.deal} is over. Continue when you are ready.`;
+/**
+ * The status line for the match's end, the deal's end, your own standing in the deal and
+ * your turn; null while waiting for someone else (the frame says for whom).
+ */
+export function statusLine(v, myTurn, names) {
   if (v.phase === "match_over") return v.result ? `${winnersText(v.result.winners, names)} the match!` : "The match is over.";
-  if (!ctx.online) return "Connection lost — reconnecting…";
-  if (ctx.pending) return "Sending…";
   const mine = isSeat(v.seat) ? v.hands?.[v.seat] : null;
   if (v.phase === "deal_over") return myTurn ? "Deal over: deal the next one" : `${names.seat(v.to_act)} deals next`;
   if (mine?.status === "out") return "You are out of the pool — watching the others.";
@@ -28,13 +29,7 @@ export function statusLine(v, { myTurn, held, ctx, names, findLegal }) {
     if ((v.me?.finish_cards || []).length) return "Your turn: you can declare a valid show!";
     return "Your turn: discard a card to the open deck";
   }
-  const other = v.to_act;
-  if (!isSeat(other)) return "";
-  const info = ctx.seatInfo(other);
-  const name = names.seat(other);
-  if (info && info.kind === "human" && !info.taken) return "Waiting for the other players to sit down…";
-  if (info && info.kind === "human" && !info.connected) return `${name} disconnected — waiting for them to come back`;
-  return `${name} ${v.phase === "discard" ? "is discarding" : "is drawing"}…`;
+  return null;
 }
 
 /** The confirm box before a show with `card` in the finish slot. */

@@ -6,6 +6,8 @@
 import { GAMES } from "./rummy_games.js";
 import { mountTableMelds } from "./rummy.js";
 
+export { STYLES } from "./rummy.js";
+
 export function mount(el, ctx) {
   return mountTableMelds(el, ctx, GAMES.romme);
 }

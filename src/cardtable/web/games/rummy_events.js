@@ -1,9 +1,10 @@
 // What happened at a table-meld game, in words: the last-move line and the
 // screen-reader announcements of the other players' moves.
 
-import { nameOf, shortOf } from "./rummy_cards.js";
+import { isSeat } from "./board.js";
+import { MELD_DECK, shortOf } from "./rummy_cards.js";
 
-const isSeat = (s) => s !== null && s !== undefined;
+const { nameOf } = MELD_DECK;
 const list = (cards, name) => (cards || []).map(name).join(" ");
 
 /** One event as a sentence ("" for nothing worth saying). `short` uses 7♥ for cards. */

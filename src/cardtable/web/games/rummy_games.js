@@ -3,9 +3,9 @@
 // values, credit lay-offs, "come out"). The rules themselves are the
 // server's: these only say how its numbers are labelled.
 
+import { isSeat } from "./board.js";
 import { outText, signed } from "./rummy_score.js";
 
-const isSeat = (s) => s !== null && s !== undefined;
 const num = (n) => (typeof n === "number" ? String(n) : "");
 const at = (list, s) => (Array.isArray(list) ? list[s] : undefined);
 

@@ -4,11 +4,8 @@
 // against the legal first melds; when nothing matches, the player is told why
 // in plain words and nothing is sent (the cards stay where they were).
 
+import { findLegal, isSeat, legalOf } from "./board.js";
 import { cardsKey, groupsKey, keyed, shortOf, within } from "./rummy_cards.js";
-
-const isSeat = (s) => s !== null && s !== undefined;
-export const legalOf = (view) => view?.legal || [];
-export const findLegal = (view, type, test) => legalOf(view).find((a) => a.type === type && (!test || test(a))) || null;
 
 /** The legal meld of exactly `cards` (a later meld: `cards`, not `melds`). */
 export const meldAction = (view, cards) =>
@@ -25,7 +22,7 @@ export const candidateOf = (view, cards) =>
 
 export class Moves {
   /**
-   * @param {object} board  {ui, hand, ctx, draw(), playing(), need(), message: Element}
+   * @param {object} board  {ui, hand, ctx, draw(), playing(), need(), say(text): the message line}
    */
   constructor(board) {
     this.b = board;
@@ -47,7 +44,7 @@ export class Moves {
   }
 
   say(text) {
-    this.b.message.textContent = text;
+    this.b.say(text);
     if (text) this.b.ctx.toast(text, "info");
   }
 

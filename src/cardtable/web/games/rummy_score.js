@@ -5,9 +5,10 @@
 // after a Hand-Rommé) through a small descriptor, see GAMES in rummy_games.js.
 
 import { h } from "../dom.js";
-import { miniCard } from "./rummy_cards.js";
+import { isSeat } from "./board.js";
+import { MELD_DECK } from "./rummy_cards.js";
 
-const isSeat = (s) => s !== null && s !== undefined;
+const { miniCard } = MELD_DECK;
 export const signed = (n) => (typeof n === "number" ? (n > 0 ? `+${n}` : String(n)) : "");
 const num = (n) => (typeof n === "number" ? String(n) : "");
 

@@ -5,11 +5,11 @@
 // in the legal actions and what to do on a click.
 
 import { h } from "../dom.js";
-import { cardBack, face, isJoker, miniCard, nameOf, shortOf, tableName } from "./rummy_cards.js";
+import { isSeat } from "./board.js";
+import { cardBack, isJoker, MELD_DECK, plural, shortOf, tableName } from "./rummy_cards.js";
 
+const { face, miniCard, nameOf } = MELD_DECK;
 const PILE_PEEK = 4; // discards shown under the top one when only the top can be taken
-const isSeat = (s) => s !== null && s !== undefined;
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Seats in table order from `first`: play goes to the left, so the next seat sits on your left. */
 export function seatOrder(players, first) {

@@ -67,14 +67,34 @@ dealer starts the next hand).
 ('knock', 'knocker', 7, 8)
 """
 
+from collections.abc import Mapping
+
+from ...api import JSON, Rng
 from ...registry import Descriptor, register
-from .match import NAME, PLAYERS, GinState, Phase, new_match, replay
+from .match import NAME, GinState, Phase
 from .options import Options
 from .showdown import Layoff, Settlement, best_melding, deadwood, defend, settle
 
 DESCRIPTOR = register(Descriptor(GinState, title="Gin Rummy", players=(2,),
                         bot="cardtable.bots.gin_simple", order=1,
                         terminal=True))
+PLAYERS = DESCRIPTOR.players
+
+
+def new_match(options: Options | None = None, players: int = 2,
+              rng: Rng | None = None) -> GinState:
+    """A match to the target (or a number of deals); the first dealer is drawn at random."""
+    match = DESCRIPTOR.new_match(options, players, rng)
+    assert isinstance(match, GinState)
+    return match
+
+
+def replay(record: Mapping[str, JSON], rng: Rng | None = None) -> GinState:
+    """The exact state of ``record()``; later deals come from ``rng``."""
+    match = DESCRIPTOR.replay(record, rng)
+    assert isinstance(match, GinState)
+    return match
+
 
 __all__ = [
     "DESCRIPTOR",

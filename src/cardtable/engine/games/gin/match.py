@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from ... import api, rollback
-from ...api import JSON, Action, Chance, Event, IllegalAction
+from ... import api
+from ...api import JSON, Action, Event, IllegalAction
 from ...cards import format_cards, str_card
+from ...state import GameState
 from .options import Options
 from .settlement import final_settlement, match_over
 from .showdown import SOLVER, Settlement, settle, value
 
 NAME = "gin"
-PLAYERS = (2,)
 HAND_SIZE = 10
+_SHOWDOWNS = frozenset({"knock", "gin", "big_gin"})
 
 
 _DISCARD = [Action("discard", card=c) for c in range(52)]
@@ -35,48 +35,22 @@ class Phase(api.Phase):
     MATCH_OVER = "match_over"
 
 
-def new_match(options: Options | None = None, players: int = 2,
-              rng: api.Rng | None = None) -> GinState:
-    """A match to the target (or a number of deals); the first dealer is drawn at random."""
-    if players not in PLAYERS:
-        raise ValueError("gin rummy is played by 2 players")
-    if rng is None:
-        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
-                         "random.Random(seed) in tests")
-    return GinState(options or Options(), Chance(rng))
-
-
-def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> GinState:
-    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
-    if record.get("game") != NAME:
-        raise ValueError("not a gin rummy record")
-    state = GinState(Options.from_dict(record["options"]),
-                     Chance(rng or api.live_rng(), replay=record["chance"]))
-    for data in record["actions"]:
-        state.apply(Action.from_json(data))
-    return state
-
-
-class GinState:
+class GinState(GameState):
     """The whole match; mutate only through :meth:`apply`."""
 
     NAME = NAME
     OPTIONS = Options
-    players = 2
+    Phase = Phase
+    options: Options
 
-    def __init__(self, options: Options, chance: Chance):
-        self.options = options
-        self._chance = chance
-        self._actions: list[Action] = []
+    def setup(self) -> None:
         self.points = [0, 0]  # hand points won
         self.boxes = [0, 0]
         self.history: list[dict[str, JSON]] = []  # one scorecard row per hand
         self.hand_number = 0
         self.final: dict[str, JSON] | None = None
         self.last: dict[str, JSON] | None = None  # the last hand's outcome
-        self._legal: list[Action] | None = None
-        self._legal_ids: set[int] = set()
-        self.dealer = chance.below(2)
+        self.dealer = self._chance.below(2)
         self._deal()
 
     # -- dealing -----------------------------------------------------------------
@@ -111,35 +85,23 @@ class GinState:
         limit = min(rank + 1, 10) if rank else (1 if o.oklahoma_ace == "one" else 0)
         return limit, 2 if o.spade_doubles and self.upcard // 13 == 3 else 1
 
-    # -- the contract ------------------------------------------------------------
+    # -- the checks: a knock may carry its own spread -------------------------------------
 
-    def current_player(self) -> int | None:
-        return self.to_act
+    def is_legal(self, action: Action) -> bool:
+        """A knock or gin may name the knocker's melds (``melds``): legal when the same move
+        without them is, and :meth:`check` then settles that spread."""
+        if not action.melds:
+            return super().is_legal(action)
+        return action.type in ("knock", "gin") and \
+            super().is_legal(Action(action.type, card=action.card))
 
-    def is_over(self) -> bool:
-        return self.phase is Phase.MATCH_OVER
+    def check(self, action: Action) -> Action:
+        action = super().check(action)
+        if action.melds:
+            self._settle(action)  # refuses a spread that is no valid knock, before any change
+        return action
 
-    def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = _LEGAL[self.phase](self)
-            self._legal_ids = set(map(id, self._legal))
-        return list(self._legal)
-
-    def apply(self, action: Action) -> list[Event]:
-        """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        plain = Action(action.type, card=action.card) if action.melds else action
-        # Callers usually hand back one of the legal objects: match by identity
-        # before paying for dataclass equality.
-        known = id(plain) in self._legal_ids or plain in legal
-        if not known or (action.melds and action.type not in ("knock", "gin")):
-            raise IllegalAction(self._why_illegal(action))
-        settlement = None
-        if action.type in ("knock", "gin", "big_gin"):
-            settlement = self._settle(action)
-        return rollback.run(self, _APPLY[self.phase], action, settlement)
-
-    def _why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         names = {"take_upcard", "pass", "draw_stock", "draw_discard", "discard", "knock",
                  "gin", "big_gin", "deal"}
         if action.type not in names:
@@ -181,8 +143,9 @@ class GinState:
         return f"{action} is not allowed now ({self.phase.value.replace('_', ' ')})"
 
     def _settle(self, action: Action) -> Settlement:
-        seat = self.to_act
-        assert seat is not None
+        """The showdown of a knock, gin or big gin: with the knocker's own spread when the
+        move names one, else the one that scores best for him."""
+        seat = self._seat()
         hand = [c for c in self.hands[seat] if c != action.card]
         try:
             result = settle(hand, self.hands[1 - seat], self.options, knock_limit=self.knock_limit,
@@ -199,7 +162,7 @@ class GinState:
     def _legal_first_upcard(self) -> list[Action]:
         return [_PASS, _TAKE_UPCARD]
 
-    def _apply_first_upcard(self, action: Action, _: Settlement | None) -> list[Event]:
+    def _apply_first_upcard(self, action: Action) -> list[Event]:
         seat = self._seat()
         if action.type == "take_upcard":
             return [self._take_discard(seat, "take_upcard")]
@@ -225,7 +188,7 @@ class GinState:
             moves.append(_DRAW_STOCK)
         return moves
 
-    def _apply_draw(self, action: Action, _: Settlement | None) -> list[Event]:
+    def _apply_draw(self, action: Action) -> list[Event]:
         seat = self._seat()
         self.stock_only = False
         if action.type == "draw_discard":
@@ -255,10 +218,11 @@ class GinState:
             moves += [_KNOCK[c] for c in allowed if after[c] > 0]
         return moves
 
-    def _apply_discard(self, action: Action, settlement: Settlement | None) -> list[Event]:
+    def _apply_discard(self, action: Action) -> list[Event]:
         seat = self._seat()
         hand = self.hands[seat]
-        if settlement is not None:
+        if action.type in _SHOWDOWNS:
+            settlement = self._settle(action)
             if action.card is not None:
                 hand.remove(action.card)
                 self.picked[seat].discard(action.card)
@@ -287,7 +251,7 @@ class GinState:
     def _legal_final_discard(self) -> list[Action]:
         return [_DRAW_DISCARD, _PASS]
 
-    def _apply_final_discard(self, action: Action, _: Settlement | None) -> list[Event]:
+    def _apply_final_discard(self, action: Action) -> list[Event]:
         seat = self._seat()
         if action.type == "pass":
             return [Event("pass", seat), *self._end_hand(None, None)]
@@ -299,15 +263,12 @@ class GinState:
     def _legal_hand_over(self) -> list[Action]:
         return [_DEAL]
 
-    def _apply_hand_over(self, action: Action, _: Settlement | None) -> list[Event]:
+    def _apply_hand_over(self, action: Action) -> list[Event]:
         self.dealer = self._seat()
         self.last = None
         self._deal()
         return [Event("deal", self.dealer, {"hand": self.hand_number,
                                             "upcard": str_card(self.upcard)})]
-
-    def _legal_match_over(self) -> list[Action]:
-        return []
 
     # -- scoring -----------------------------------------------------------------------
 
@@ -365,10 +326,6 @@ class GinState:
 
     # -- views, records, search ---------------------------------------------------------
 
-    def _seat(self) -> int:
-        assert self.to_act is not None
-        return self.to_act
-
     def view(self, seat: int | None) -> dict[str, JSON]:
         """Everything ``seat`` may know (``None``: a spectator), plus its legal moves."""
         hands: list[dict[str, JSON]] = []
@@ -398,43 +355,24 @@ class GinState:
                               "points": melding.points}
         return out
 
-    def record(self) -> dict[str, JSON]:
-        """Server-only: options, chance outcomes (deck orders) and actions."""
-        return {"game": NAME, "options": self.options.to_dict(), "players": 2,
-                "chance": list(self._chance.outcomes),
-                "actions": [a.to_json() for a in self._actions]}
-
-    def chance_outcomes(self) -> list[JSON]:
-        """Server-only: every chance outcome drawn so far (the server logs the new ones)."""
-        return list(self._chance.outcomes)
-
     def zones(self) -> dict[str, Any]:
         """Server/test-only: where every card is, for conservation and leak checks."""
         return {"hands": [list(h) for h in self.hands], "stock": list(self.stock),
                 "face_down": list(self.face_down), "public": list(self.discard),
                 "revealed": self.revealed, "deal": self.hand_number}
 
-    def resample(self, seat: int, rng: random.Random) -> GinState:
-        """A full state consistent with ``view(seat)``: the unseen cards dealt anew."""
+    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """The opponent's unseen cards, the stock and the face-down card dealt anew; what
+        he took from the discard pile (or everything, once revealed) stays in his hand."""
         other = 1 - seat
-        twin = object.__new__(GinState)
-        twin.__dict__.update(self.__dict__)
         known = set(self.hands[other]) if self.revealed else self.picked[other]
         unseen = [c for c in self.hands[other] + self.stock + self.face_down if c not in known]
         rng.shuffle(unseen)
         hidden_count = len(self.hands[other]) - len(known)
-        twin.hands = [list(h) for h in self.hands]
-        twin.hands[other] = [c for c in self.hands[other] if c in known] + unseen[:hidden_count]
-        twin.stock = unseen[hidden_count:hidden_count + len(self.stock)]
-        twin.face_down = unseen[hidden_count + len(self.stock):]
-        twin.discard = list(self.discard)
-        twin.picked = [set(p) for p in self.picked]
-        twin.points, twin.boxes = list(self.points), list(self.boxes)
-        twin.history, twin._actions = list(self.history), list(self._actions)
-        twin._chance = Chance(rng)
-        twin._legal = None
-        rollback.mark_origin(twin)
-        return twin
+        stock_count = len(self.stock)
+        self.hands[other] = [c for c in self.hands[other] if c in known] + unseen[:hidden_count]
+        self.stock = unseen[hidden_count:hidden_count + stock_count]
+        self.face_down = unseen[hidden_count + stock_count:]
 
     def __str__(self) -> str:
         return (f"gin hand {self.hand_number} {self.phase.value} to act {self.to_act}: "
@@ -457,22 +395,4 @@ def _scorecard_row(row: dict[str, JSON]) -> dict[str, JSON]:
     return out
 
 
-_LEGAL: dict[Phase, Callable[[GinState], list[Action]]] = {
-    Phase.FIRST_UPCARD: GinState._legal_first_upcard,
-    Phase.DRAW: GinState._legal_draw,
-    Phase.DISCARD: GinState._legal_discard,
-    Phase.FINAL_DISCARD: GinState._legal_final_discard,
-    Phase.HAND_OVER: GinState._legal_hand_over,
-    Phase.MATCH_OVER: GinState._legal_match_over,
-}
-
-_APPLY: dict[Phase, Callable[[GinState, Action, Settlement | None], list[Event]]] = {
-    Phase.FIRST_UPCARD: GinState._apply_first_upcard,
-    Phase.DRAW: GinState._apply_draw,
-    Phase.DISCARD: GinState._apply_discard,
-    Phase.FINAL_DISCARD: GinState._apply_final_discard,
-    Phase.HAND_OVER: GinState._apply_hand_over,
-}
-
-__all__ = ["NAME", "PLAYERS", "GinState", "Phase", "final_settlement", "new_match", "replay",
-           "value"]
+__all__ = ["NAME", "GinState", "Phase", "final_settlement", "value"]

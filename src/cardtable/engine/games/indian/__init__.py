@@ -64,16 +64,37 @@ Moves: ``draw_stock``, ``draw_discard``, ``drop``, ``discard <card>``,
 ('draw', 13, [Action('draw_discard'), Action('draw_stock'), Action('drop')])
 """
 
+from collections.abc import Mapping
+
+from ...api import JSON, Rng
 from ...registry import Descriptor, register
 from .arrange import Rules, card_value, finish_cards, valid_show
 from .layout import arrangement
-from .match import NAME, PLAYERS, IndianState, Phase, Seat, new_match, replay
+from .match import NAME, Phase, Seat
 from .options import Options
 from .scoring import hand_points
+from .state import IndianState
 
 DESCRIPTOR = register(Descriptor(IndianState, title="Indian Rummy", players=(2, 3, 4, 5, 6),
                         bot="cardtable.bots.indian_bot", order=5,
                         drop_after_misses=3))
+PLAYERS = DESCRIPTOR.players
+
+
+def new_match(options: Options | None = None, players: int = 2,
+              rng: Rng | None = None) -> IndianState:
+    """A match in the chosen format; the first player is decided by a (recorded) toss."""
+    match = DESCRIPTOR.new_match(options, players, rng)
+    assert isinstance(match, IndianState)
+    return match
+
+
+def replay(record: Mapping[str, JSON], rng: Rng | None = None) -> IndianState:
+    """The exact state of ``record()``; later deals come from ``rng``."""
+    match = DESCRIPTOR.replay(record, rng)
+    assert isinstance(match, IndianState)
+    return match
+
 
 __all__ = [
     "DESCRIPTOR",

@@ -13,19 +13,19 @@ in the tests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from enum import StrEnum
 
-from ... import api, rollback
-from ...api import JSON, Action, Chance, Event, IllegalAction
+from ... import api
+from ...api import JSON, Action, Event
 from ...cards import JOKER, str_card
-from . import arrange, views
+from ...state import GameState
+from . import arrange
 from .layout import arrangement
 from .options import Options
 from .scoring import Standing, hand_points
 
 NAME = "indian"
-PLAYERS = (2, 3, 4, 5, 6)
 HAND_SIZE = 13
 
 _DRAW_STOCK, _DRAW_DISCARD, _DROP, _DEAL = (
@@ -49,51 +49,25 @@ class Seat(StrEnum):
     OUT = "out"  # pool: eliminated, not dealt in
 
 
-def new_match(options: Options | None = None, players: int = 2,
-              rng: api.Rng | None = None) -> IndianState:
-    """A match in the chosen format; the first player is decided by a (recorded) toss."""
-    if players not in PLAYERS:
-        raise ValueError("indian rummy is played by 2 to 6 players")
-    if rng is None:
-        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
-                         "random.Random(seed) in tests")
-    return IndianState(options or Options(), players, Chance(rng))
-
-
-def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> IndianState:
-    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
-    if record.get("game") != NAME:
-        raise ValueError("not an indian rummy record")
-    players = record.get("players")
-    if players not in PLAYERS:
-        raise ValueError("an indian rummy record needs 2 to 6 players")
-    state = IndianState(Options.from_dict(record["options"]), players,
-                        Chance(rng or api.live_rng(), replay=record["chance"]))
-    for data in record["actions"]:
-        state.apply(Action.from_json(data))
-    return state
-
-
-class IndianState:
-    """The whole match; mutate only through :meth:`apply`."""
+class IndianRules(GameState):
+    """The phases and rules of a match; :class:`~.state.IndianState` adds what each seat
+    may know (:mod:`.views`), which reads this class."""
 
     NAME = NAME
     OPTIONS = Options
+    SORT_LEGAL = True
+    Phase = Phase
+    options: Options
 
-    def __init__(self, options: Options, players: int, chance: Chance):
-        options.check_players(players)
-        self.options = options
-        self.players = players
-        self._chance = chance
-        self._actions: list[Action] = []
-        self._legal: list[Action] | None = None
-        self.standing = Standing(options, players)
+    def setup(self) -> None:
+        self.options.check_players(self.players)
+        self.standing = Standing(self.options, self.players)
         self.history: list[dict[str, JSON]] = []
         self.deal_number = 0
         self.final: dict[str, JSON] | None = None
         self.last: dict[str, JSON] | None = None  # the last deal's outcome, hands revealed
         # the toss: the seat it picks plays first, so the dealer sits before it
-        self.dealer = self.step(chance.below(players), -1)
+        self.dealer = self.step(self._chance.below(self.players), -1)
         self._deal()
 
     # -- seats and dealing ---------------------------------------------------------
@@ -149,30 +123,9 @@ class IndianState:
     def is_joker(self, card: int) -> bool:
         return card >= JOKER or card % 13 == self.wild
 
-    # -- the contract -----------------------------------------------------------------
+    # -- refusals ------------------------------------------------------------------------
 
-    def current_player(self) -> int | None:
-        return self.to_act
-
-    def is_over(self) -> bool:
-        return self.phase is Phase.MATCH_OVER
-
-    def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = sorted(set(_LEGAL[self.phase](self)))
-        return list(self._legal)
-
-    def apply(self, action: Action) -> list[Event]:
-        """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
-        if action not in self.legal_actions():
-            raise IllegalAction(self._why_illegal(action))
-        return rollback.run(self, _APPLY[self.phase], action)
-
-    def _seat(self) -> int:
-        assert self.to_act is not None
-        return self.to_act
-
-    def _why_illegal(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         if self.phase is Phase.MATCH_OVER:
             return "the match is over"
         kind = action.type
@@ -356,46 +309,11 @@ class IndianState:
         return [Event("deal", self.dealer, {"deal": self.deal_number, "wild": str_card(self.cut),
                                             "open": str_card(self.open[-1])})]
 
-    def _legal_match_over(self) -> list[Action]:
-        return []
-
     def result(self) -> dict[str, JSON]:
+        """Winners, scores and totals, and the per-deal scorecard (``hands``, as every game
+        names its rows)."""
         return {"over": self.is_over(), **(self.final or {}), "scores": self.standing.scores(),
-                "deals": list(self.history)}
-
-    # -- views, records, search (views.py) ---------------------------------------------
-
-    def view(self, seat: int | None) -> dict[str, JSON]:
-        """Everything ``seat`` may know (``None``: a spectator), plus its legal moves."""
-        return views.view(self, seat)
-
-    def zones(self) -> dict[str, JSON]:
-        """Server/test-only: where every card is, for conservation and leak checks."""
-        return views.zones(self)
-
-    def resample(self, seat: int, rng: api.Rng) -> IndianState:
-        """A full state consistent with ``view(seat)``: the unseen cards dealt anew."""
-        return views.resample(self, seat, rng)
-
-    def record(self) -> dict[str, JSON]:
-        """Server-only: options, chance outcomes (deck orders) and actions."""
-        return {"game": NAME, "options": self.options.to_dict(), "players": self.players,
-                "chance": list(self._chance.outcomes),
-                "actions": [a.to_json() for a in self._actions]}
-
-    def chance_outcomes(self) -> list[JSON]:
-        return list(self._chance.outcomes)
+                "hands": list(self.history)}
 
 
-_LEGAL: dict[Phase, Callable[[IndianState], list[Action]]] = {
-    Phase.DRAW: IndianState._legal_draw,
-    Phase.DISCARD: IndianState._legal_discard,
-    Phase.DEAL_OVER: IndianState._legal_deal_over,
-    Phase.MATCH_OVER: IndianState._legal_match_over,
-}
-
-_APPLY: dict[Phase, Callable[[IndianState, Action], list[Event]]] = {
-    Phase.DRAW: IndianState._apply_draw,
-    Phase.DISCARD: IndianState._apply_discard,
-    Phase.DEAL_OVER: IndianState._apply_deal_over,
-}
+__all__ = ["HAND_SIZE", "NAME", "IndianRules", "Phase", "Seat"]

@@ -54,6 +54,14 @@ class Standing:
         self.out = [False] * players  # pool: reached the target
         self.deals_played = 0
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Standing:
+        # A search copies the standing with every resample: the options are frozen, so
+        # the copy shares them and copies only the running figures.
+        twin = Standing.__new__(Standing)
+        twin.options, twin.deals_played = self.options, self.deals_played
+        twin.totals, twin.net, twin.out = list(self.totals), list(self.net), list(self.out)
+        return twin
+
     def active(self) -> list[int]:
         return [s for s, out in enumerate(self.out) if not out]
 

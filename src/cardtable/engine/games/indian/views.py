@@ -1,4 +1,4 @@
-"""What a seat may see, where every card is, and a resampled twin for search bots.
+"""What a seat may see, where every card is, and the unseen cards dealt anew for search.
 
 The view is the only way information leaves the engine (DESIGN.md): the own
 hand with an engine-made arrangement and, when the seat may declare, the
@@ -10,25 +10,21 @@ is shown with its arrangement.  ``docs/rules/indian.md`` lists the fields.
 
 from __future__ import annotations
 
-import copy
-from typing import TYPE_CHECKING
+import random
 
-from ... import api, rollback
-from ...api import JSON, Chance
+from ...api import JSON
 from ...cards import RANKS, format_cards, str_card
 from . import arrange
 from .layout import arrangement
+from .match import IndianRules
 from .scoring import hand_points
-
-if TYPE_CHECKING:
-    from .match import IndianState
 
 
 def _cards(cards: list[int]) -> list[str]:
     return format_cards(sorted(cards)).split()
 
 
-def view(state: IndianState, seat: int | None) -> dict[str, JSON]:
+def view(state: IndianRules, seat: int | None) -> dict[str, JSON]:
     o = state.options
     hands: list[JSON] = []
     for s, hand in enumerate(state.hands):
@@ -44,7 +40,7 @@ def view(state: IndianState, seat: int | None) -> dict[str, JSON]:
     drops = o.drops
     return {
         "game": state.NAME, "seat": seat, "phase": state.phase.value, "to_act": state.to_act,
-        "players": state.players, "dealer": state.dealer, "deal": state.deal_number,
+        "players": state.players, "dealer": state.dealer, "hand": state.deal_number,
         "direction": o.direction,
         "wild": {"card": str_card(state.cut),
                  "rank": None if state.wild is None else RANKS[state.wild]},
@@ -64,7 +60,7 @@ def view(state: IndianState, seat: int | None) -> dict[str, JSON]:
     }
 
 
-def _own(state: IndianState, seat: int) -> JSON:
+def _own(state: IndianRules, seat: int) -> JSON:
     """The seat's own hand arranged by the engine; the finish cards when it may declare."""
     hand = state.hands[seat]
     if not hand or state.revealed:
@@ -79,7 +75,7 @@ def _own(state: IndianState, seat: int) -> JSON:
     return mine
 
 
-def _format(state: IndianState) -> JSON:
+def _format(state: IndianRules) -> JSON:
     o, standing = state.options, state.standing
     return {"kind": o.format, "target": o.target if o.format == "pool" else None,
             "deals": o.deals if o.format == "deals" else None,
@@ -87,7 +83,7 @@ def _format(state: IndianState) -> JSON:
             "eliminated": list(standing.out)}
 
 
-def zones(state: IndianState) -> dict[str, JSON]:
+def zones(state: IndianRules) -> dict[str, JSON]:
     finish = list(state.finish.values())
     public = list(state.open) + [state.cut] + (finish if state.revealed else [])
     return {"hands": [list(h) for h in state.hands], "stock": list(state.closed),
@@ -97,10 +93,9 @@ def zones(state: IndianState) -> dict[str, JSON]:
             "jokers": state.options.decks, "packs": state.options.decks}
 
 
-def resample(state: IndianState, seat: int, rng: api.Rng) -> IndianState:
+def redeal_hidden(state: IndianRules, seat: int, rng: random.Random) -> None:
     """The unseen cards (closed deck, others' hands but what they picked, others' face-down
     finish cards) dealt anew; everything ``seat`` saw stays."""
-    twin = copy.copy(state)
     unseen = list(state.closed)
     kept: list[list[int]] = []
     for s, hand in enumerate(state.hands):
@@ -113,23 +108,10 @@ def resample(state: IndianState, seat: int, rng: api.Rng) -> IndianState:
     hidden_finish = [s for s in state.finish if s != seat and not state.revealed]
     unseen += [state.finish[s] for s in hidden_finish]
     rng.shuffle(unseen)
-    twin.hands = []
     for s, hand in enumerate(state.hands):
         extra = len(hand) - len(kept[s])
-        twin.hands.append(kept[s] + unseen[:extra])
+        state.hands[s] = kept[s] + unseen[:extra]
         del unseen[:extra]
-    twin.finish = dict(state.finish)
     for s in hidden_finish:
-        twin.finish[s] = unseen.pop()
-    twin.closed = unseen
-    twin.open = list(state.open)
-    twin.picked = [list(p) for p in state.picked]
-    twin.status, twin.draws = list(state.status), list(state.draws)
-    twin.penalty, twin.dealt = list(state.penalty), list(state.dealt)
-    twin.standing = copy.deepcopy(state.standing)
-    twin.history = list(state.history)
-    twin._actions = list(state._actions)
-    twin._chance = Chance(rng)
-    twin._legal = None
-    rollback.mark_origin(twin)
-    return twin
+        state.finish[s] = unseen.pop()
+    state.closed = unseen

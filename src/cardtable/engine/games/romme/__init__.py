@@ -75,10 +75,14 @@ together as ``melds``), ``lay_off`` (``card``, ``meld`` id), ``swap_joker``
 """
 
 from ...registry import Descriptor, register
-from .match import NAME, PLAYERS, Phase, RommeState, new_match, replay
+from .match import NAME, Phase, RommeState
 from .options import Options
 
 DESCRIPTOR = register(Descriptor(RommeState, title="German Rommé", players=(2, 3, 4, 5, 6),
                         bot="cardtable.bots.romme_bot", order=4))
+PLAYERS = DESCRIPTOR.players
+new_match = DESCRIPTOR.new_match
+replay = DESCRIPTOR.replay
 
-__all__ = ["NAME", "PLAYERS", "Options", "Phase", "RommeState", "new_match", "replay"]
+__all__ = ["DESCRIPTOR", "NAME", "PLAYERS", "Options", "Phase", "RommeState", "new_match",
+           "replay"]

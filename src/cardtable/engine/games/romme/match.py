@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
-from ... import api
-from ...api import JSON, Action, Chance, Event
+from ...api import JSON, Action, Event
 from ...cards import deck, parse
 from ...melds import Meld, MeldRules, make_meld
 from ...tablemelds import Phase, TableMeld, TableMeldState, candidate_melds
@@ -15,35 +13,9 @@ from .options import Options
 from .values import joker_problem, melding_points, penalty
 
 NAME = "romme"
-PLAYERS = (2, 3, 4, 5, 6)
 
 NEVER_REUSED = 10**6
 """The discard pile becomes the stock as often as needed; the turn guard ends a deadlock."""
-
-
-def new_match(options: Options | None = None, players: int = 2,
-              rng: api.Rng | None = None) -> RommeState:
-    """A match (see ``end``); the first dealer is drawn at random."""
-    if players not in PLAYERS:
-        raise ValueError("romme is played by 2 to 6 players")
-    if rng is None:
-        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
-                         "random.Random(seed) in tests")
-    return RommeState(options or Options(), players, Chance(rng))
-
-
-def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> RommeState:
-    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
-    if record.get("game") != NAME:
-        raise ValueError("not a romme record")
-    players = record.get("players")
-    if players not in PLAYERS:
-        raise ValueError("a romme record needs 2 to 6 players")
-    state = RommeState(Options.from_dict(record["options"]), players,
-                       Chance(rng or api.live_rng(), replay=record["chance"]))
-    for data in record["actions"]:
-        state.apply(Action.from_json(data))
-    return state
 
 
 class RommeState(TableMeldState):
@@ -53,10 +25,10 @@ class RommeState(TableMeldState):
     OPTIONS = Options
     options: Options
 
-    def __init__(self, options: Options, players: int, chance: Chance):
+    def setup(self) -> None:
         self.eliminated: list[int] = []  # seats out of an elimination match, in order
         self.out_now: list[int] = []  # eliminated by the last hand
-        super().__init__(options, players, chance)
+        super().setup()
 
     # -- cards and the deal ---------------------------------------------------------
 
@@ -157,24 +129,6 @@ class RommeState(TableMeldState):
         self.stock, self.discard = self._chance.deck(self.discard), [top]
         return Event("renew_stock", None, {"stock": len(self.stock), "shuffled": True})
 
-    def _legal_swaps(self, hand: list[int]) -> list[Action]:
-        # One exchange at a time, and only when the freed joker can go back on the table
-        # this turn: it may never stay in hand, and a turn must never stick.
-        if self.must_place:
-            return []
-        return [a for a in super()._legal_swaps(hand) if self._joker_can_return(a)]
-
-    def _joker_can_return(self, swap: Action) -> bool:
-        # Play the exchange on a twin with its own hands, table and obligations (an
-        # exchange never empties the hand, so nothing else changes) and look for a move.
-        twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)
-        twin.hands = [list(h) for h in self.hands]
-        twin.picked = [list(p) for p in self.picked]
-        twin.table, twin.must_place = list(self.table), list(self.must_place)
-        twin._apply_play(swap)
-        return bool(twin._legal_play())  # no discard while the joker is owed: a placement
-
     def _apply_discard(self, seat: int, action: Action) -> list[Event]:
         events = super()._apply_discard(seat, action)
         if self.phase is Phase.DRAW:  # play passes over eliminated seats
@@ -227,7 +181,7 @@ class RommeState(TableMeldState):
         best = min(self.scores)
         return [seat for seat, score in enumerate(self.scores) if score == best]
 
-    # -- views and search -------------------------------------------------------------------
+    # -- views ------------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, JSON]:
         out = super().view(seat)
@@ -236,12 +190,6 @@ class RommeState(TableMeldState):
 
     def result(self) -> dict[str, JSON]:
         return {**super().result(), "eliminated": list(self.eliminated)}
-
-    def resample(self, seat: int, rng: random.Random) -> RommeState:
-        twin = super().resample(seat, rng)
-        assert isinstance(twin, RommeState)
-        twin.eliminated, twin.out_now = list(self.eliminated), list(self.out_now)
-        return twin
 
 
 @lru_cache(maxsize=4096)
@@ -252,4 +200,4 @@ def _listed(hand: tuple[int, ...], rules: MeldRules, max_jokers: int,
                  if joker_problem(limit, make_meld(m, rules)) is None)
 
 
-__all__ = ["NAME", "PLAYERS", "Phase", "RommeState", "new_match", "replay"]
+__all__ = ["NAME", "Phase", "RommeState"]

@@ -59,11 +59,14 @@ dealer starts the next hand).
 """
 
 from ...registry import Descriptor, register
-from .match import NAME, PLAYERS, Phase, RummyState, hand_value, new_match, replay
+from .match import NAME, Phase, RummyState, hand_value
 from .options import Options
 
 DESCRIPTOR = register(Descriptor(RummyState, title="Rummy", players=(2, 3, 4, 5, 6),
                         bot="cardtable.bots.rummy_bot", order=2))
+PLAYERS = DESCRIPTOR.players
+new_match = DESCRIPTOR.new_match
+replay = DESCRIPTOR.replay
 
-__all__ = ["NAME", "PLAYERS", "Options", "Phase", "RummyState", "hand_value", "new_match",
-           "replay"]
+__all__ = ["DESCRIPTOR", "NAME", "PLAYERS", "Options", "Phase", "RummyState", "hand_value",
+           "new_match", "replay"]

@@ -2,48 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from ... import api
-from ...api import JSON, Action, Chance
+from ...api import JSON
 from ...cards import JOKER, deadwood_value
 from ...melds import MeldRules
 from ...tablemelds import Phase, TableMeldState
 from .options import Options
 
 NAME = "rummy"
-PLAYERS = (2, 3, 4, 5, 6)
 
 _ACE_RULES = {
     "low": MeldRules(),
     "high_or_low": MeldRules(ace_high=True),
     "around": MeldRules(ace_high=True, around_corner=True),
 }
-
-
-def new_match(options: Options | None = None, players: int = 2,
-              rng: api.Rng | None = None) -> RummyState:
-    """A match to the target (or a number of deals); the first dealer is drawn at random."""
-    if players not in PLAYERS:
-        raise ValueError("rummy is played by 2 to 6 players")
-    if rng is None:
-        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
-                         "random.Random(seed) in tests")
-    return RummyState(options or Options(), players, Chance(rng))
-
-
-def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> RummyState:
-    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
-    if record.get("game") != NAME:
-        raise ValueError("not a rummy record")
-    players = record.get("players")
-    if players not in PLAYERS:
-        raise ValueError("a rummy record needs 2 to 6 players")
-    state = RummyState(Options.from_dict(record["options"]), players,
-                       Chance(rng or api.live_rng(), replay=record["chance"]))
-    for data in record["actions"]:
-        state.apply(Action.from_json(data))
-    return state
 
 
 def hand_value(cards: list[int], options: Options) -> int:
@@ -132,4 +103,4 @@ class RummyState(TableMeldState):
         return (self.dealer + 1) % self.players
 
 
-__all__ = ["NAME", "PLAYERS", "Phase", "RummyState", "hand_value", "new_match", "replay"]
+__all__ = ["NAME", "Phase", "RummyState", "hand_value"]

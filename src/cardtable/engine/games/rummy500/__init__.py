@@ -69,12 +69,15 @@ nothing, the hand ends; or decline a call), ``call`` and ``deal``.
 """
 
 from ...registry import Descriptor, register
-from .match import NAME, PLAYERS, Phase, Rummy500State, new_match, replay
+from .match import NAME, Phase, Rummy500State
 from .options import Options
 from .scoring import hand_count, meld_points
 
 DESCRIPTOR = register(Descriptor(Rummy500State, title="Rummy 500", players=(2, 3, 4, 5, 6, 7, 8),
                         bot="cardtable.bots.rummy500_bot", order=3))
+PLAYERS = DESCRIPTOR.players
+new_match = DESCRIPTOR.new_match
+replay = DESCRIPTOR.replay
 
-__all__ = ["NAME", "PLAYERS", "Options", "Phase", "Rummy500State", "hand_count", "meld_points",
-           "new_match", "replay"]
+__all__ = ["DESCRIPTOR", "NAME", "PLAYERS", "Options", "Phase", "Rummy500State", "hand_count",
+           "meld_points", "new_match", "replay"]

@@ -10,66 +10,28 @@ What differs from the base turn, and where:
   under ``calling_rummy`` the discard may first be claimed (:mod:`.calls`);
 * scoring (:mod:`.scoring`): table points minus hand, to 500, highest wins.
 
-The base dispatches phases through a table of its own functions, so this
-class owns :meth:`legal_actions` and :meth:`apply` and sends the base's moves
-back to it; the default path (no call, stock not empty) is the base's.
+The shared base dispatches each phase to this class's own ``_legal_<phase>`` and
+``_apply_<phase>``, so only the phases that differ are written here; the
+default path (no call, stock not empty) is the base's.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from ... import api, rollback
-from ...api import JSON, Action, Chance, Event, IllegalAction
-from ...cards import JOKER, deck, format_cards, parse
+from ...api import JSON, Action, Event
+from ...cards import JOKER, deck, format_cards, parse, str_card
 from ...melds import MeldRules, make_meld
 from ...tablemelds import Phase, TableMeldState
-from ...tablemelds.reasons import why_illegal
-from .calls import Call, apply_call, callers, may_call, why_not_call
+from .calls import Call, why_not_call
 from .options import Options
 from .scoring import ACE_RULES, card_count, hand_count, meld_worth, table_points
 
 NAME = "rummy500"
-PLAYERS = (2, 3, 4, 5, 6, 7, 8)
 
 _DRAW_STOCK, _DRAW_DISCARD, _PASS = Action("draw_stock"), Action("draw_discard"), Action("pass")
-
-
-def new_match(options: Options | None = None, players: int = 2,
-              rng: api.Rng | None = None) -> Rummy500State:
-    """A match to the target (or a number of deals); the first dealer is drawn at random."""
-    if players not in PLAYERS:
-        raise ValueError("rummy500 is played by 2 to 8 players")
-    if rng is None:
-        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
-                         "random.Random(seed) in tests")
-    return Rummy500State(options or Options(), players, Chance(rng))
-
-
-def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> Rummy500State:
-    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
-    if record.get("game") != NAME:
-        raise ValueError("not a rummy500 record")
-    players = record.get("players")
-    if players not in PLAYERS:
-        raise ValueError("a rummy500 record needs 2 to 8 players")
-    state = Rummy500State(Options.from_dict(record["options"]), players,
-                          Chance(rng or api.live_rng(), replay=record["chance"]))
-    for data in record["actions"]:
-        state.apply(Action.from_json(data))
-    return state
-
-
-def _named(action: Action) -> Action:
-    """One name per move: ``draw_discard 1`` is the top discard, meld cards in one order."""
-    if action.type == "draw_discard" and action.number == 1:
-        return _DRAW_DISCARD
-    if action.type == "meld":
-        return Action("meld", card=action.card, number=action.number, meld=action.meld,
-                      cards=tuple(sorted(action.cards)),
-                      melds=tuple(sorted(tuple(sorted(m)) for m in action.melds)))
-    return action
+_CALL = Action("call")
 
 
 class Rummy500State(TableMeldState):
@@ -120,49 +82,19 @@ class Rummy500State(TableMeldState):
         super()._new_turn()
         self.meld_only = False  # the card that must be used may not be laid off
 
-    # -- the contract: this class dispatches the phases ---------------------------------
+    # -- the checks -------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = sorted(set(self._legal_now()))
-        return list(self._legal)
+    def canonical(self, action: Action) -> Action:
+        """One name per move: ``draw_discard 1`` is the top discard, meld cards in one order."""
+        if action.type == "draw_discard" and action.number == 1:
+            return _DRAW_DISCARD
+        return super().canonical(action)
 
-    def _legal_now(self) -> list[Action]:
-        if self.phase is Phase.CALL:
-            return [Action("call"), _PASS] if may_call(self, self._seat()) else [_PASS]
-        if self.phase is Phase.DRAW:
-            return self._legal_draw()
-        if self.phase is Phase.PLAY:
-            return self._legal_play()
-        if self.phase is Phase.HAND_OVER:
-            return self._legal_hand_over()
-        return []
-
-    def apply(self, action: Action) -> list[Event]:
-        """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
-        action = _named(action)
-        if action not in self.legal_actions():
-            raise IllegalAction(self._why_not(action))
-        return rollback.run(self, Rummy500State._rule, action)
-
-    def _rule(self, action: Action) -> list[Event]:
-        if self.phase is Phase.CALL:
-            return apply_call(self, action)
-        if action.type == "pass":
-            return [Event("pass", self._seat(), {}), *self._end_hand(None)]
-        events = super()._rule(action)
-        if action.type == "draw_discard":
-            self.meld_only = self.options.pickup_use == "new_meld" and bool(self.must_place)
-        if self.call is not None and self.call.caller is not None and not self.must_place:
-            discarder, self.call = self.call.discarder, None  # the called card is down
-            if self.phase is Phase.PLAY:
-                events += self.next_turn(discarder)
-        return events
-
-    def _why_not(self, action: Action) -> str:
+    def why_illegal(self, action: Action) -> str:
         seat = self.to_act
         if self.phase is Phase.CALL or action.type == "call":
-            return why_not_call(self, action)
+            return why_not_call(self.call if self.phase is Phase.CALL else None,
+                                self.options.calling_rummy)
         if action.type == "pass":
             if self.phase is Phase.DRAW:
                 return "draw: you may pass (ending the hand) only when the stock is empty"
@@ -181,7 +113,7 @@ class Rummy500State(TableMeldState):
         if (self.phase is Phase.PLAY and action.type == "lay_off" and self.meld_only
                 and action.card in self.must_place):
             return f"{format_cards(self.must_place)} must go into a new meld, not a lay-off"
-        return why_illegal(self, action)
+        return super().why_illegal(action)
 
     # -- the draw ----------------------------------------------------------------------
 
@@ -202,6 +134,14 @@ class Rummy500State(TableMeldState):
         if moves and _DRAW_STOCK not in moves:
             moves.append(_PASS)  # the stock is out: he may decline, which ends the hand
         return moves
+
+    def _apply_draw(self, action: Action) -> list[Event]:
+        if action.type == "pass":
+            return [Event("pass", self._seat(), {}), *self._end_hand(None)]
+        events = super()._apply_draw(action)
+        if action.type == "draw_discard":
+            self.meld_only = self.options.pickup_use == "new_meld" and bool(self.must_place)
+        return events
 
     def usable(self, card: int, pool: Sequence[int], *, meld_only: bool = False,
                taken: int | None = None) -> bool:
@@ -232,6 +172,43 @@ class Rummy500State(TableMeldState):
             return [a for a in moves if a.type != "lay_off"]
         return moves
 
+    def _apply_play(self, action: Action) -> list[Event]:
+        events = super()._apply_play(action)
+        call = self.call
+        if call is not None and call.caller is not None and not self.must_place:
+            self.call = None  # the called card is down: the discarder's left plays on
+            if self.phase is Phase.PLAY:
+                events += self.next_turn(call.discarder)
+        return events
+
+    # -- calling Rummy ------------------------------------------------------------------
+
+    def _legal_call(self) -> list[Action]:
+        call = self.call
+        assert call is not None
+        hand = self.hands[self._seat()]
+        return [_CALL, _PASS] if self.usable(call.card, [*hand, call.card]) else [_PASS]
+
+    def _apply_call(self, action: Action) -> list[Event]:
+        call, seat = self.call, self._seat()
+        assert call is not None
+        if action.type == "pass":
+            events = [Event("pass", seat, {"card": str_card(call.card)})]
+            self.call = call.passed()
+            if self.call is None:
+                return events + self.next_turn(call.discarder)
+            self.to_act = self.call.asked
+            return events
+        taken = self.discard.pop()
+        assert taken == call.card
+        self.hands[seat].append(taken)
+        self.picked[seat].append(taken)  # everyone saw it taken: it is no secret while held
+        self.call = call.called()
+        self.to_act, self.phase = seat, Phase.PLAY
+        self._new_turn()
+        self.must_place = [taken]
+        return [Event("call", seat, {"card": str_card(taken)})]
+
     # -- the discard and the next turn ---------------------------------------------------
 
     def _apply_discard(self, seat: int, action: Action) -> list[Event]:
@@ -245,10 +222,9 @@ class Rummy500State(TableMeldState):
         self.turns += 1
         if self.turns >= self.MAX_TURNS_PER_HAND:
             return events + self._end_hand(None)
-        waiting = callers(self, seat, action.card) if self.options.calling_rummy else ()
-        if waiting:
-            self.call = Call(action.card, seat, waiting)
-            self.to_act, self.phase = waiting[0], Phase.CALL
+        if self.options.calling_rummy:
+            self.call = Call.offer(action.card, seat, self.players)
+            self.to_act, self.phase = self.call.asked, Phase.CALL
             self._new_turn()
             return events
         return events + self.next_turn(seat)
@@ -301,4 +277,4 @@ class Rummy500State(TableMeldState):
         return found
 
 
-__all__ = ["NAME", "PLAYERS", "Phase", "Rummy500State", "new_match", "replay"]
+__all__ = ["NAME", "Phase", "Rummy500State"]

@@ -64,16 +64,37 @@ Moves: ``keep`` / ``reject`` (two players' draw), ``blind_nil`` / ``look``,
 (53, 0)
 """
 
+from collections.abc import Mapping
+
+from ...api import JSON, Rng
 from ...registry import Descriptor, register
-from .match import NAME, PLAYERS, SpadesState, new_match, replay
+from .match import NAME
 from .options import Options
 from .phase import Phase
 from .scoring import SideScore, match_winner, score_player, score_side, side_score
+from .state import SpadesState
 
 DESCRIPTOR = register(Descriptor(SpadesState, title="Spades", players=(4, 3, 2),
                         bot="cardtable.bots.spades_bot", order=6,
                         partnerships=4, turn_of_several_moves=False, stock_draw=None,
                         timeout="bot"))
+PLAYERS = DESCRIPTOR.players
+
+
+def new_match(options: Options | None = None, players: int = 4,
+              rng: Rng | None = None) -> SpadesState:
+    """A match to the target (or a number of deals); the first dealer is drawn at random."""
+    match = DESCRIPTOR.new_match(options, players, rng)
+    assert isinstance(match, SpadesState)
+    return match
+
+
+def replay(record: Mapping[str, JSON], rng: Rng | None = None) -> SpadesState:
+    """The exact state of ``record()``; later deals come from ``rng``."""
+    match = DESCRIPTOR.replay(record, rng)
+    assert isinstance(match, SpadesState)
+    return match
+
 
 __all__ = [
     "DESCRIPTOR",

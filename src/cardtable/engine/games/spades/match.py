@@ -1,21 +1,22 @@
-"""A Spades match: one explicit phase at a time, one small function per phase."""
+"""A Spades match: one explicit phase at a time, one small function per phase.
+
+:class:`SpadesRules` holds the rules; what a seat may know (:mod:`.views`), why a
+move is refused (:mod:`.reasons`) and a search's redeal (:mod:`.search`) read it,
+and :class:`~.state.SpadesState` puts them together.
+"""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
-from ... import api, rollback
-from ...api import JSON, Action, Chance, Event, IllegalAction
+from ...api import JSON, Action, Event
 from ...cards import JOKER, format_cards, str_card
+from ...state import GameState
 from .bidding import bid_allowed, trails_enough
 from .options import Options
 from .phase import Phase
-from .reasons import why_illegal
 from .scoring import match_winner, side_score
-from .search import resample
 from .tricks import (
     BIG_JOKER,
     is_spade,
@@ -27,10 +28,8 @@ from .tricks import (
     trick_winner,
     wire,
 )
-from .views import build_view
 
 NAME = "spades"
-PLAYERS = (4, 3, 2)
 
 # Shared action objects: legal_actions() runs on every turn of every playout.
 _PLAY = [Action("play", card=c) for c in range(JOKER + 1)]
@@ -44,30 +43,8 @@ def _pass_cards(pair: tuple[int, int]) -> Action:
     return Action("pass_cards", cards=pair)
 
 
-def new_match(options: Options | None = None, players: int = 4,
-              rng: api.Rng | None = None) -> SpadesState:
-    """A match to the target (or a number of deals); the first dealer is drawn at random."""
-    if players not in PLAYERS:
-        raise ValueError("spades is played by 4 players (partners), 3 (cutthroat) or 2")
-    if rng is None:
-        raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
-                         "random.Random(seed) in tests")
-    return SpadesState(options or Options(), players, Chance(rng))
-
-
-def replay(record: Mapping[str, JSON], rng: api.Rng | None = None) -> SpadesState:
-    """Rebuild the exact state from ``record()``; later deals come from ``rng``."""
-    if record.get("game") != NAME:
-        raise ValueError("not a spades record")
-    state = SpadesState(Options.from_dict(record["options"]), int(record.get("players", 4)),
-                        Chance(rng or api.live_rng(), replay=record["chance"]))
-    for data in record["actions"]:
-        state.apply(Action.from_json(data))
-    return state
-
-
-class SpadesState:
-    """The whole match; mutate only through :meth:`apply`.
+class SpadesRules(GameState):
+    """The phases and rules of a match; :class:`~.state.SpadesState` is the whole game.
 
     Seats 0..n-1 sit clockwise.  With four players seats 0+2 and 1+3 are
     partners and a *side* is a partnership (side = seat % 2); with two or
@@ -76,27 +53,24 @@ class SpadesState:
 
     NAME = NAME
     OPTIONS = Options
+    Phase = Phase
+    options: Options
 
-    def __init__(self, options: Options, players: int, chance: Chance):
-        if options.suicide and players != 4:
+    def setup(self) -> None:
+        players = self.players
+        if self.options.suicide and players != 4:
             raise ValueError("suicide needs partners: play it with 4 players")
-        self.options = options
-        self.players = players
         self.partnership = players == 4
         self.sides: list[list[int]] = [[0, 2], [1, 3]] if self.partnership else [
             [s] for s in range(players)]
         self.hand_size = 17 if players == 3 else 13
-        self._chance = chance
-        self._actions: list[Action] = []
         self.scores = [0] * len(self.sides)
         self.bags = [0] * len(self.sides)
         self.history: list[dict[str, JSON]] = []  # one scorecard row per hand
         self.hand_number = 0
         self.final: dict[str, JSON] | None = None
         self.last: dict[str, JSON] | None = None  # the last hand's outcome, until the next deal
-        self._legal: list[Action] | None = None
-        self._legal_ids: set[int] = set()
-        self.dealer = chance.below(players)
+        self.dealer = self._chance.below(players)
         self._deal()
 
     def side_of(self, seat: int) -> int:
@@ -138,33 +112,11 @@ class SpadesState:
         self.aside = order[dealt:]
         self._start_bidding()
 
-    # -- the contract ------------------------------------------------------------
-
-    def current_player(self) -> int | None:
-        return self.to_act
-
-    def is_over(self) -> bool:
-        return self.phase is Phase.MATCH_OVER
-
-    def legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = _LEGAL[self.phase](self)
-            self._legal_ids = set(map(id, self._legal))
-        return list(self._legal)
-
-    def apply(self, action: Action) -> list[Event]:
-        """Play ``action`` for the seat to act; ``IllegalAction`` leaves the state unchanged."""
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if action.type == "pass_cards":  # the two cards may come in either order
-            action = Action("pass_cards", cards=tuple(sorted(action.cards)))
-        # Callers usually hand back one of the legal objects: identity first.
-        if id(action) not in self._legal_ids and action not in legal:
-            raise IllegalAction(why_illegal(self, action))
-        return rollback.run(self, _APPLY[self.phase], action)
-
-    def _seat(self) -> int:
-        assert self.to_act is not None
-        return self.to_act
+    def canonical(self, action: Action) -> Action:
+        """The two cards of a ``pass_cards`` may come in either order: sorted."""
+        if action.type == "pass_cards":
+            return Action("pass_cards", cards=tuple(sorted(action.cards)))
+        return action
 
     # -- phase: draw (two players) -----------------------------------------------
 
@@ -341,9 +293,6 @@ class SpadesState:
         self._deal()
         return [Event("deal", self.dealer, {"hand": self.hand_number})]
 
-    def _legal_match_over(self) -> list[Action]:
-        return []
-
     # -- scoring -------------------------------------------------------------------------
 
     def _end_hand(self) -> list[Event]:
@@ -379,49 +328,6 @@ class SpadesState:
                 "sides": [list(s) for s in self.sides], "scores": list(self.scores),
                 "bags": list(self.bags), "hands": self.history}
 
-    # -- views, records, search ----------------------------------------------------------
-
-    def view(self, seat: int | None) -> dict[str, JSON]:
-        """Everything ``seat`` may know (``None``: a spectator), plus its legal moves."""
-        return build_view(self, seat)
-
-    def record(self) -> dict[str, JSON]:
-        """Server-only: options, players, chance outcomes (deck orders) and actions."""
-        return {"game": NAME, "options": self.options.to_dict(), "players": self.players,
-                "chance": list(self._chance.outcomes),
-                "actions": [a.to_json() for a in self._actions]}
-
-    def chance_outcomes(self) -> list[JSON]:
-        """Server-only: every chance outcome drawn so far (the server logs the new ones)."""
-        return list(self._chance.outcomes)
-
-    def zones(self) -> dict[str, Any]:
-        """Server/test-only: where every card is, named as the text codec names it."""
-        def named(cards: Sequence[int]) -> list[int]:
-            return [wire(c) for c in cards]
-
-        # Hidden cards a seat has seen: its own dead cards, the cards it passed
-        # to its partner, the stock card it is offered.
-        seen_by = {s: named(self.dead[s] + sorted(self.given[s])) for s in range(self.players)}
-        if self.phase is Phase.DRAW and self.to_act is not None:
-            seen_by[self.to_act].append(wire(self.stock[-1]))  # the card he is offered
-        played = [c for _, plays, _ in self.tricks for _, c in plays] + [c for _, c in self.trick]
-        return {"hands": [named(h) for h in self.hands], "stock": named(self.stock),
-                "face_down": named([c for d in self.dead for c in d] + self.aside),
-                "public": named(played), "removed": list(self.removed), "jokers": self.jokers,
-                "revealed": False, "deal": self.hand_number,
-                "unseen_by": {s: named(h) for s, h in enumerate(self.hands)
-                              if not self.looked[s]},
-                "seen_by": seen_by}
-
-    def resample(self, seat: int, rng: random.Random) -> SpadesState:
-        """A full state consistent with ``view(seat)``: the unseen cards dealt anew."""
-        return resample(self, seat, rng)
-
-    def __str__(self) -> str:
-        hands = " | ".join(format_cards(map(wire, h)) for h in self.hands)
-        return f"spades hand {self.hand_number} {self.phase.value} to act {self.to_act}: {hands}"
-
 
 def _take(hand: list[int], cards: Sequence[int], big_first: bool) -> list[int]:
     """Remove ``cards`` (as the codec names them) from ``hand``; the actual cards taken."""
@@ -435,23 +341,4 @@ def _take(hand: list[int], cards: Sequence[int], big_first: bool) -> list[int]:
     return taken
 
 
-_LEGAL: dict[Phase, Callable[[SpadesState], list[Action]]] = {
-    Phase.DRAW: SpadesState._legal_draw,
-    Phase.BLIND_NIL: SpadesState._legal_blind_nil,
-    Phase.BID: SpadesState._legal_bid,
-    Phase.EXCHANGE: SpadesState._legal_exchange,
-    Phase.PLAY: SpadesState._legal_play,
-    Phase.HAND_OVER: SpadesState._legal_hand_over,
-    Phase.MATCH_OVER: SpadesState._legal_match_over,
-}
-
-_APPLY: dict[Phase, Callable[[SpadesState, Action], list[Event]]] = {
-    Phase.DRAW: SpadesState._apply_draw,
-    Phase.BLIND_NIL: SpadesState._apply_blind_nil,
-    Phase.BID: SpadesState._apply_bid,
-    Phase.EXCHANGE: SpadesState._apply_exchange,
-    Phase.PLAY: SpadesState._apply_play,
-    Phase.HAND_OVER: SpadesState._apply_hand_over,
-}
-
-__all__ = ["NAME", "PLAYERS", "Phase", "SpadesState", "new_match", "replay"]
+__all__ = ["NAME", "Phase", "SpadesRules"]

@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...api import Action
+from ...api import Phase as PhaseEnum
 from ...cards import str_card
+from .match import SpadesRules
 from .phase import Phase
 from .tricks import CLUBS, suit_of, wire
 
-if TYPE_CHECKING:
-    from .match import SpadesState
-
 MOVES = {"keep", "reject", "blind_nil", "look", "bid", "pass_cards", "play", "deal"}
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-EXPECTED = {Phase.DRAW: "keep or reject the top card",
+EXPECTED: dict[PhaseEnum, str] = {Phase.DRAW: "keep or reject the top card",
             Phase.BLIND_NIL: "bid blind nil or look at your cards", Phase.BID: "bid",
             Phase.EXCHANGE: "pass two cards to your partner", Phase.PLAY: "play a card",
             Phase.HAND_OVER: "deal the next hand"}
 
 
-def why_illegal(state: SpadesState, action: Action) -> str:
+def why_illegal(state: SpadesRules, action: Action) -> str:
     """The reason ``action`` is not among ``state.legal_actions()``."""
     if action.type not in MOVES:
         return f"{action.type!r} is not a move in spades"
@@ -42,7 +39,7 @@ def why_illegal(state: SpadesState, action: Action) -> str:
     return f"{action} is not allowed now ({state.phase.value.replace('_', ' ')})"
 
 
-def _why_not_playable(state: SpadesState, card: int, hand: list[int]) -> str:
+def _why_not_playable(state: SpadesRules, card: int, hand: list[int]) -> str:
     if card not in hand:
         return f"you do not hold {str_card(card)}"
     first = not state.tricks
@@ -63,7 +60,7 @@ def _why_not_playable(state: SpadesState, card: int, hand: list[int]) -> str:
     return "no spades on the first trick while you hold another suit"
 
 
-def _why_not_biddable(state: SpadesState, number: int | None) -> str:
+def _why_not_biddable(state: SpadesRules, number: int | None) -> str:
     if number is None or not 0 <= number <= state.hand_size:
         return f"bid a number from 0 (nil) to {state.hand_size}"
     least = state.options.minimum_team_bid

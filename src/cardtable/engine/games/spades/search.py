@@ -1,4 +1,4 @@
-"""Resampling for search bots: a full state consistent with what one seat knows.
+"""Resampling for search bots: the cards one seat cannot see, dealt anew.
 
 What the seat knows stays put: its own hand (once it has looked), every card
 played, the cards it passed to its partner, its own dead cards and the card
@@ -11,22 +11,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from ... import rollback
-from ...api import Chance
+from .match import SpadesRules
 from .phase import Phase
 from .tricks import CLUBS, SPADES, suit_of
-
-if TYPE_CHECKING:
-    from .match import SpadesState
 
 ALL_SUITS = frozenset(range(4))
 NON_SPADES = frozenset({0, 1, 2})
 _SUBSETS = [frozenset(s for s in range(4) if mask >> s & 1) for mask in range(1, 16)]
 
 
-def shown_voids(state: SpadesState) -> list[set[int]]:
+def shown_voids(state: SpadesRules) -> list[set[int]]:
     """The suits each seat has shown it cannot hold."""
     voids: list[set[int]] = [set() for _ in range(state.players)]
     broken = False
@@ -95,11 +90,9 @@ def deal_constrained(pool: list[int], capacity: list[int], allowed: list[frozens
     return out
 
 
-def resample(state: SpadesState, seat: int, rng: random.Random) -> SpadesState:
-    """A copy of ``state`` with every card unknown to ``seat`` dealt anew."""
+def redeal_hidden(state: SpadesRules, seat: int, rng: random.Random) -> None:
+    """On a copy of a match: every card unknown to ``seat`` dealt anew."""
     n = state.players
-    twin = object.__new__(type(state))
-    twin.__dict__.update(state.__dict__)
     voids = shown_voids(state)
     own_side = state.sides[state.side_of(seat)]
 
@@ -125,27 +118,17 @@ def resample(state: SpadesState, seat: int, rng: random.Random) -> SpadesState:
     allowed += [ALL_SUITS] * (n + 2)
     dealt = deal_constrained(pool, capacity, allowed, rng)
 
-    twin.hands = [fixed[s] + dealt[s] for s in range(n)]
-    twin.stock = dealt[n] + offered  # pop() takes the last: the offered card stays on top
-    twin.dead = [list(state.dead[s]) if s == seat else dealt[n + 1 + s] for s in range(n)]
-    twin.aside = dealt[-1]
-    twin.received = [list(r) for r in state.received]
-    twin.given = [set(g) for g in state.given]
+    state.hands = [fixed[s] + dealt[s] for s in range(n)]
+    state.stock = dealt[n] + offered  # pop() takes the last: the offered card stays on top
+    state.dead = [state.dead[s] if s == seat else dealt[n + 1 + s] for s in range(n)]
+    state.aside = dealt[-1]
     for s in range(n):  # the other side's exchange: unknown cards, redrawn from their hands
         if s not in own_side and state.received[s]:
-            twin.received[s] = rng.sample(twin.hands[s], min(len(state.received[s]),
-                                                              len(twin.hands[s])))
+            state.received[s] = rng.sample(state.hands[s], min(len(state.received[s]),
+                                                                len(state.hands[s])))
             giver = state.partner_of(s)
             if giver is not None:
-                twin.given[giver] = set(twin.received[s])
-    for name in ("bids", "blind", "looked", "tricks_won", "trick", "exchanges", "scores",
-                 "bags", "history", "_actions"):
-        setattr(twin, name, list(getattr(state, name)))
-    twin.tricks = [(leader, list(plays), winner) for leader, plays, winner in state.tricks]
-    twin._chance = Chance(rng)
-    twin._legal = None
-    rollback.mark_origin(twin)
-    return twin
+                state.given[giver] = set(state.received[s])
 
 
-__all__ = ["deal_constrained", "resample", "shown_voids"]
+__all__ = ["deal_constrained", "redeal_hidden", "shown_voids"]

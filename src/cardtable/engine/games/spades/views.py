@@ -1,4 +1,5 @@
-"""What a seat may know: the one redaction point of a Spades match.
+"""What a seat may know: the one redaction point of a Spades match (and, for the server
+and the tests, where every card is).
 
 Own hand in full (not before a blind nil decision: a seat that may still
 bid blind nil sees none of its cards); everyone else's hand as a count;
@@ -12,15 +13,14 @@ play's ``"joker"`` say ``"big"`` or ``"little"``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any
 
 from ...api import JSON
 from ...cards import JOKER, str_card
+from .match import SpadesRules
 from .phase import Phase
-from .tricks import BIG_JOKER, display_key
-
-if TYPE_CHECKING:
-    from .match import SpadesState
+from .tricks import BIG_JOKER, display_key, wire
 
 
 def joker_name(c: int) -> str:
@@ -47,7 +47,7 @@ def _own_hand(hand: list[int]) -> dict[str, JSON]:
     return entry
 
 
-def build_view(state: SpadesState, seat: int | None) -> dict[str, JSON]:
+def build_view(state: SpadesRules, seat: int | None) -> dict[str, JSON]:
     """The view of ``seat`` (``None``: a spectator), with its legal moves when it is to act."""
     hands: list[dict[str, JSON]] = [
         _own_hand(hand) if s == seat and state.looked[s] else {"count": len(hand)}
@@ -85,4 +85,24 @@ def build_view(state: SpadesState, seat: int | None) -> dict[str, JSON]:
     return out
 
 
-__all__ = ["build_view", "joker_name"]
+def zones(state: SpadesRules) -> dict[str, Any]:
+    """Server/test-only: where every card is, named as the text codec names it."""
+    def named(cards: Sequence[int]) -> list[int]:
+        return [wire(c) for c in cards]
+
+    # Hidden cards a seat has seen: its own dead cards, the cards it passed
+    # to its partner, the stock card it is offered.
+    seen_by = {s: named(state.dead[s] + sorted(state.given[s])) for s in range(state.players)}
+    if state.phase is Phase.DRAW and state.to_act is not None:
+        seen_by[state.to_act].append(wire(state.stock[-1]))  # the card he is offered
+    played = [c for _, plays, _ in state.tricks for _, c in plays] + [c for _, c in state.trick]
+    return {"hands": [named(h) for h in state.hands], "stock": named(state.stock),
+            "face_down": named([c for d in state.dead for c in d] + state.aside),
+            "public": named(played), "removed": list(state.removed), "jokers": state.jokers,
+            "revealed": False, "deal": state.hand_number,
+            "unseen_by": {s: named(h) for s, h in enumerate(state.hands)
+                          if not state.looked[s]},
+            "seen_by": seen_by}
+
+
+__all__ = ["build_view", "joker_name", "zones"]

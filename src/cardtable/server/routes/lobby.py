@@ -1,0 +1,82 @@
+"""The public lobby's routes: ``GET /api/lobby``, ``POST /api/lobby/quick-join`` and
+``WS /ws/lobby`` (the lobby itself is :class:`cardtable.server.lobby.Lobby`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from ...engine import GAMES
+from ..codes import CloseCode
+from ..lobby import MAX_FRAME, NO_SEAT, Lobby
+from ..security import origin_allowed
+
+JSON = Any
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+
+
+class QuickJoin(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name = "Guest"
+    game: str | None = None
+    players: int | None = Field(default=None, ge=2, le=8)
+
+
+Join = Callable[[str, str], Awaitable[dict[str, JSON] | None]]
+"""``join(code, name)`` seats a person at a table: the SeatGrant dict, or None when no
+seat was free any more."""
+
+
+def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
+                 allowed_origins: Iterable[str] = (), *,
+                 limit: Callable[[Request], None] | None = None, max_frame: int = MAX_FRAME,
+                 frame_rate: float = 20.0, frame_burst: int = 40) -> APIRouter:
+    """The lobby's routes; ``limit(request)`` raises HTTP 429 when the client's address
+    has joined too often."""
+    origins = tuple(allowed_origins)
+    router = APIRouter()
+
+    @router.get("/api/lobby")
+    async def lobby_list(request: Request) -> dict[str, JSON]:
+        return {"tables": lobby_of(request).entries()}
+
+    @router.post("/api/lobby/quick-join")
+    async def quick_join(body: QuickJoin, request: Request) -> dict[str, JSON]:
+        if limit is not None:
+            limit(request)
+        if body.game is not None and body.game not in GAMES:
+            raise HTTPException(422, f"game: unknown game {body.game[:32]!r}")
+        for code in lobby_of(request).quick_join_candidates(body.game, body.players):
+            grant = await join(code, body.name)
+            if grant is not None:
+                return grant
+        raise HTTPException(404, NO_SEAT)
+
+    @router.websocket("/ws/lobby")
+    async def lobby_socket(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.headers, origins):
+            # Closed before accept: the handshake gets a 403.
+            await websocket.close(code=CloseCode.POLICY)
+            return
+        await lobby_of(websocket).serve(websocket, max_frame=max_frame, frame_rate=frame_rate,
+                                        frame_burst=frame_burst)
+
+    return router
+
+
+def install_routes(app: FastAPI, lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
+                   allowed_origins: Iterable[str] = (), *,
+                   limit: Callable[[Request], None] | None = None, max_frame: int = MAX_FRAME,
+                   frame_rate: float = 20.0, frame_burst: int = 40) -> None:
+    """Add the lobby's routes (:func:`lobby_router`) to ``app``, before the routes it
+    already has, so that a route like ``/ws/{table_id}`` does not catch ``/ws/lobby``."""
+    existing = len(app.router.routes)
+    app.include_router(lobby_router(lobby_of, join, allowed_origins, limit=limit,
+                                    max_frame=max_frame, frame_rate=frame_rate,
+                                    frame_burst=frame_burst))
+    routes = app.router.routes
+    routes[:] = routes[existing:] + routes[:existing]

@@ -1,0 +1,44 @@
+"""What several route modules use: the app's live registry and lobby, and the budget of
+room-code lookups per client address."""
+
+from __future__ import annotations
+
+from fastapi import HTTPException, Request
+from starlette.requests import HTTPConnection
+
+from ..config import ServerConfig
+from ..lobby import Lobby
+from ..registry import Registry
+from ..security import SlidingWindow, client_address, trusted_networks
+
+
+def registry_of(connection: HTTPConnection) -> Registry:
+    """The tables of this process (set up by the app's lifespan)."""
+    registry: Registry = connection.app.state.registry
+    return registry
+
+
+def lobby_of(connection: HTTPConnection) -> Lobby:
+    """The public lobby of this process (set up by the app's lifespan)."""
+    lobby: Lobby = connection.app.state.lobby
+    return lobby
+
+
+class LookupLimit:
+    """Room codes are short: lookups, joins and quick joins share one budget per
+    address, so codes cannot be guessed by trying them.  Calling it with a request
+    spends one lookup, or raises HTTP 429 when the address has none left."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.window = SlidingWindow(config.join_limit, config.join_window)
+        self.proxies = trusted_networks(config.trusted_proxies)
+
+    def address_of(self, connection: HTTPConnection) -> str:
+        """Whom to count a request against (see client_address: proxies only if trusted)."""
+        peer = connection.client.host if connection.client else None
+        return client_address(peer, connection.headers.getlist("x-forwarded-for"),
+                              self.proxies)
+
+    def __call__(self, request: Request) -> None:
+        if not self.window.allow(self.address_of(request)):
+            raise HTTPException(429, "too many room-code lookups; wait a minute")

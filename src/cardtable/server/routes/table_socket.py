@@ -1,0 +1,100 @@
+"""``WS /ws/{table_id}``: a table's frames (docs/protocol.md).
+
+The socket reads frames, parses them (a bad one is answered with an ``error`` and, once
+attached, a fresh snapshot) and hands them to the table's actor; until the client has
+said ``hello`` with a seat token (or as a spectator) nothing else is accepted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import DBAPIError
+from starlette.websockets import WebSocketDisconnect
+
+from .. import protocol as p
+from ..codes import CloseCode
+from ..config import ServerConfig
+from ..connection import Connection
+from ..security import TokenBucket, origin_allowed
+from ..table import Table
+from ..table_commit import SaveFailed
+from .shared import registry_of
+
+REFUSALS = {  # why a hello is refused: close code and message
+    "bad_token": (CloseCode.BAD_TOKEN, "that seat token is not valid here"),
+    "no_spectators": (CloseCode.NO_SPECTATORS,
+                      "the host does not allow spectators at this table"),
+    "table_full_spectators": (CloseCode.SPECTATORS_FULL,
+                              "this table has as many spectators as it takes; try again later"),
+}
+
+
+def table_socket_router(config: ServerConfig) -> APIRouter:
+    router = APIRouter()
+
+    @router.websocket("/ws/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(websocket.headers, config.allowed_origins):
+            # Closed before accept: the handshake gets a 403.
+            await websocket.close(code=CloseCode.POLICY)
+            return
+        await websocket.accept()
+        try:
+            table = await registry_of(websocket).get(table_id)
+        except (SaveFailed, DBAPIError):  # the database is away: clients reconnect later
+            await websocket.close(code=CloseCode.TRY_LATER, reason="database unavailable")
+            return
+        if table is None:
+            await websocket.close(code=CloseCode.UNKNOWN_TABLE, reason="unknown table")
+            return
+        await serve(websocket, table, config)
+
+    return router
+
+
+async def serve(websocket: WebSocket, table: Table, config: ServerConfig) -> None:
+    """Read one accepted socket's frames until it closes, then detach it from ``table``."""
+    conn = Connection(websocket)
+    writer = asyncio.create_task(conn.write_loop())
+    bucket = TokenBucket(config.frame_rate, config.frame_burst)
+    attached = False
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                await websocket.close(code=CloseCode.POLICY, reason="too many frames")
+                break
+            try:
+                text = message.get("text")
+                frame = p.parse_client_frame(text if text is not None
+                                             else message.get("bytes") or b"")
+            except p.ProtocolError as error:
+                conn.send(p.frame("error", table.version, p.ErrorData(
+                    code=error.code, message=error.message, id=error.ref)))
+                if attached:
+                    table.submit(conn, p.Sync(t="sync"))
+                continue
+            if attached:
+                table.submit(conn, frame)
+            elif not isinstance(frame, p.Hello):
+                conn.send(p.frame("error", table.version, p.ErrorData(
+                    code="hello_first", message="say hello with your seat token first")))
+            elif (refused := await table.attach(conn, frame)) is None:
+                attached = True
+            else:
+                close_code, why = REFUSALS[refused]
+                await websocket.send_text(p.frame("error", table.version, p.ErrorData(
+                    code=refused, message=why)))
+                await websocket.close(code=close_code, reason=refused)
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if attached:
+            table.detach(conn)
+        conn.close()
+        writer.cancel()

@@ -1,0 +1,135 @@
+"""The board frame (web/games/board.js) in real Chromium, on every board the browser draws.
+
+Each game's board supplies only its layout and its moves; the frame gives them all the
+same flags on the board's root (``data-mode`` "play" or "hand-over", ``data-held``,
+``data-phase``, ``data-players``; ``.my-turn``, ``.scores-open``), the status line, the
+scores drawer and its stylesheets (games/board.css and one per board, linked once).
+A person plays one hand at each board by clicks; screenshots of every board mid-hand and
+at the hand's end, held upright (390 × 844), sideways (844 × 390) and on a desktop
+(1280 × 800), go to artifacts/screenshots/board-*.png for a human to compare.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize
+
+from browser_harness import (
+    DESKTOP,
+    PHONE_LANDSCAPE,
+    GinPlayer,
+    new_page,
+    screenshot,
+    table_code,
+    watch_console,
+)
+from test_browser_indian import IndianPlayer
+from test_browser_rummy import RummyPlayer, game_ready
+from test_browser_spades import SpadesPlayer
+
+PHONE_PORTRAIT: ViewportSize = {"width": 390, "height": 844}
+SIZES = {"portrait": PHONE_PORTRAIT, "landscape": PHONE_LANDSCAPE, "desktop": DESKTOP}
+# game: (the board's root class and stylesheet, its player, seats, table options)
+BOARDS: dict[str, tuple[str, Any, int, dict[str, str]]] = {
+    "gin": ("gin", GinPlayer, 2, {}),
+    "rummy": ("rummy", RummyPlayer, 3, {}),
+    "rummy500": ("rummy", RummyPlayer, 3, {}),
+    "romme": ("rummy", RummyPlayer, 3, {}),
+    "indian": ("indian", IndianPlayer, 3, {"preset": "points"}),
+    "spades": ("spades", SpadesPlayer, 4, {}),
+}
+MY_MOVES_BEFORE_THE_PICTURE = 3
+
+
+def sit_down(page: Page, base_url: str, game: str, players: int, options: dict[str, str]) -> None:
+    """A table with computers made through the API; the page takes the seat."""
+    grant = httpx.post(f"{base_url}/api/tables", json={
+        "game": game, "options": options, "opponent": "computer", "name": "Ann",
+        "players": players}).json()
+    code = table_code(grant["invite_url"])
+    page.goto(f"{base_url}/")
+    page.evaluate(
+        """([code, g]) => localStorage.setItem('cardtable.v1', JSON.stringify({seats: {
+             [code]: {table_id: g.table_id, seat: g.seat, token: g.token, at: Date.now()}}}))""",
+        [code, grant])
+    page.goto(f"{base_url}/t/{code}")
+
+
+def pictures(page: Page, name: str) -> None:
+    """The board at each size, in the same state (it is my move, or the hand is held)."""
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(250)  # the hands re-fit their overlap on resize
+        screenshot(page, f"board-{name}-{size}")
+    page.set_viewport_size(DESKTOP)
+
+
+def over(page: Page, root: str) -> bool:
+    return page.get_attribute(root, "data-mode") == "hand-over"
+
+
+def play_one_move(player: Any, game: str, moves: int) -> None:
+    if game == "indian":
+        player.play_turn(drop=moves >= 12)
+    else:
+        player.play_turn()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(BOARDS))
+def test_every_board_in_the_frame(browser: Browser, base_url: str, game: str) -> None:
+    sheet, player_class, players, options = BOARDS[game]
+    game_ready(base_url, game)
+    root = f".{sheet}"
+    context, page = new_page(browser, DESKTOP)
+    problems = watch_console(page)
+    sit_down(page, base_url, game, players, options)
+    page.wait_for_selector(f"{root}[data-phase]")
+    player = player_class(page)
+
+    # The frame's flags and parts, the same on every board.
+    assert page.get_attribute(root, "data-players") == str(players)
+    assert page.get_attribute(root, "data-held") == "false"
+    assert page.locator(f"{root} #status").count() == 1
+    assert page.locator(f"{root} #last-move").count() == 1
+    assert page.locator(f"{root} #help-line").count() == 1
+    hrefs = page.eval_on_selector_all("link[rel=stylesheet]",
+                                      "els => els.map(e => e.getAttribute('href'))")
+    assert hrefs.count("/static/games/board.css") == 1, hrefs
+    assert hrefs.count(f"/static/games/{sheet}.css") == 1, hrefs
+
+    # The scores drawer opens and closes the same way everywhere.
+    page.click("#scores-toggle")
+    page.wait_for_selector(f"{root}.scores-open #scores-close")
+    page.click("#scores-close")
+    page.wait_for_selector(f"{root}:not(.scores-open)")
+
+    moves = 0
+    pictured = False
+    for _ in range(300):
+        player.wait_until_ready(120)
+        if over(page, root):
+            break
+        assert page.get_attribute(root, "data-mode") == "play"
+        ready = page.evaluate(
+            f"() => document.querySelector('{root}').classList.contains('my-turn')")
+        if ready and moves >= MY_MOVES_BEFORE_THE_PICTURE and not pictured and (
+                game != "spades" or player.phase() == "play"):
+            assert page.inner_text("#status").strip()
+            pictures(page, f"{game}-mid")
+            pictured = True
+        play_one_move(player, game, moves)
+        moves += 1
+    else:
+        raise AssertionError(f"the hand at {game} did not end")
+    assert moves, "I never got to move"
+
+    # The finished hand: the same mode name on every board, and the status says so.
+    assert over(page, root)
+    assert page.inner_text("#status").strip()
+    pictures(page, f"{game}-hand-over")
+    assert not problems, problems
+    context.close()
