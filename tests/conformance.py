@@ -159,7 +159,8 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
     rng, more = random.Random(seed), random.Random(-seed)
     state = game.new_match(options, players=players, rng=random.Random(seed))
     zones0 = state.zones()
-    full_deck = sorted(deck(packs=zones0.get("packs", 1), jokers=zones0.get("jokers", 0)))
+    full_deck = sorted(zones0["pack"]) if "pack" in zones0 else sorted(
+        deck(packs=zones0.get("packs", 1), jokers=zones0.get("jokers", 0)))
     public: set[int] = set()
     deal = None
     stats: dict[str, Any] = {"actions": 0, "illegal_probes": 0, "faults": 0}

@@ -157,22 +157,62 @@ JOKER_DEAL = [" ".join(r + "c" for r in "KQJT9876543") + " Ac 3s",
               "Jk Jk As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s"]
 
 
-def test_jokers_are_the_top_spades_and_a_lone_jk_plays_the_little_first() -> None:
+def test_jokers_are_the_top_spades_with_names_of_their_own() -> None:
     s = rigged(JOKER_DEAL, dealer=3, options={"jokers": "remove_2c_2d"})
     assert s.view(None)["removed"] == ["2c", "2d"]
     assert s.view(3)["hands"][3]["jokers"] == ["little", "big"]
-    assert s.view(3)["hands"][3]["cards"][-2:] == ["Jk", "Jk"]
+    assert s.view(3)["hands"][3]["cards"][-2:] == ["Jk", "Bj"]
     bid_round(s)
     assert "play 3s" not in legal(s)  # a joker or spade is no first lead
     play(s, "play Ac", "play 3d", "play 2h")
-    assert "play Jk" in legal(s) and len(legal(s)) == 12  # one move for either joker
-    play(s, "play Jk")  # holding both, Jk is the Little Joker
+    assert {"play Jk", "play Bj"} <= set(legal(s)) and len(legal(s)) == 13  # one per joker
+    play(s, "play Jk")  # the Little Joker
     assert s.view(0)["last_trick"]["plays"][3] == {"seat": 3, "card": "Jk", "joker": "little"}
     assert s.view(3)["hands"][3]["jokers"] == ["big"]
     assert s.tricks_won[3] == 1 and s.broken
-    play(s, "play Jk")  # the Big Joker leads and wins over the ace of spades
+    assert "play Jk" not in legal(s)
+    play(s, "play Bj")  # the Big Joker leads and wins over the ace of spades
+    assert s.view(None)["trick"] == [{"seat": 3, "card": "Bj", "joker": "big"}]
     play(s, "play 3s", "play 2s", "play 3h")
     assert s.tricks_won[3] == 2
+
+
+def test_the_big_joker_beats_the_little_one() -> None:
+    deal = [JOKER_DEAL[0].replace("3s", "Jk"), JOKER_DEAL[1], JOKER_DEAL[2],
+            JOKER_DEAL[3].replace("Jk Jk", "Jk 3s")]
+    s = rigged(deal, dealer=2, options={"jokers": "remove_2c_2d"})  # seat 3 holds the Big
+    bid_round(s)
+    assert s.to_act == 3 and "play Bj" in legal(s)  # only spades: he may lead one
+    play(s, "play Bj", "play Jk", "play 2s", "play 3h")  # seat 0 follows with the Little
+    assert s.tricks_won == [0, 0, 0, 1]
+
+
+def test_a_record_from_before_the_joker_names_still_replays() -> None:
+    # Records written when both jokers were called Jk: a seat holding only the Big
+    # Joker played "Jk".
+    deal = [JOKER_DEAL[0].replace("3s", "Jk"), JOKER_DEAL[1], JOKER_DEAL[2],
+            JOKER_DEAL[3].replace("Jk Jk", "Jk 3s")]
+    s = rigged(deal, dealer=2, options={"jokers": "remove_2c_2d"})
+    bid_round(s)
+    assert s.to_act == 3 and "play Jk" not in legal(s)
+    play(s, "play Jk")  # means the Big Joker, the only joker he holds
+    assert s.view(None)["trick"] == [{"seat": 3, "card": "Bj", "joker": "big"}]
+    record = s.record()
+    assert record["actions"][-1] == {"type": "play", "card": "Bj"}
+    record["actions"][-1] = {"type": "play", "card": "Jk"}  # as the old server logged it
+    assert spades.replay(record).view(None) == s.view(None)
+
+
+def test_a_joker_travels_by_its_name_in_the_blind_nil_exchange() -> None:
+    s = rigged(JOKER_DEAL, dealer=0, options={"jokers": "remove_2c_2d",
+                                              "blind_nil_margin": 0})
+    assert s.phase is Phase.BLIND_NIL and s.to_act == 1
+    play(s, "look", "bid 3", "look", "bid 3", "blind_nil", "look", "bid 3")
+    assert s.phase is Phase.EXCHANGE and s.to_act == 3
+    assert "pass_cards cards=JkBj" in legal(s) and "pass_cards cards=BjJk" not in legal(s)
+    play(s, "pass_cards cards=BjAs")  # either order; the Big Joker by its own name
+    assert s.hands[3].count(53) == 0 and 53 in s.hands[1]
+    assert s.view(1)["exchange"]["received"] == ["As", "Bj"]
 
 
 def test_the_first_joker_dealt_is_the_big_one() -> None:

@@ -101,11 +101,13 @@ def test_every_board_in_the_frame(browser: Browser, base_url: str, game: str) ->
     assert hrefs.count("/static/games/board.css") == 1, hrefs
     assert hrefs.count(f"/static/games/{sheet}.css") == 1, hrefs
 
-    # The scores drawer opens and closes the same way everywhere.
+    # On a phone the scorecard is a drawer that opens and closes the same way everywhere.
+    page.set_viewport_size(PHONE_LANDSCAPE)
     page.click("#scores-toggle")
     page.wait_for_selector(f"{root}.scores-open #scores-close")
     page.click("#scores-close")
     page.wait_for_selector(f"{root}:not(.scores-open)")
+    page.set_viewport_size(DESKTOP)
 
     moves = 0
     pictured = False

@@ -77,19 +77,18 @@ def choose(view: View, rng: random.Random | None = None) -> Action:
     if "bid" in kinds:
         return _closest_bid(legal, choose_bid(table))
     if "pass_cards" in kinds:
-        return Action("pass_cards", cards=tuple(sorted(_to_wire(exchange_cards(table)))))
+        return Action("pass_cards", cards=tuple(sorted(exchange_cards(table))))
     plays = {a.card: a for a in legal if a.card is not None}
-    allowed = [c for c in table.hand if min(c, JOKER) in plays]
+    allowed = [c for c in table.hand if c in plays]
     chosen = choose_play(table, allowed)
-    return plays[min(chosen, JOKER)]
+    return plays[chosen]
 
 
 # -- what the view says ------------------------------------------------------------------------
 
 
 def _card(entry: dict[str, Any]) -> int:
-    c = card(entry["card"])
-    return BIG_JOKER if entry.get("joker") == "big" else c
+    return card(entry["card"])
 
 
 @dataclass
@@ -114,9 +113,7 @@ class Table:
     def read(cls, view: View) -> Table:
         seat = view["seat"]
         own = view["hands"][seat]
-        jokers = iter(own.get("jokers", []))
-        hand = [(BIG_JOKER if next(jokers) == "big" else JOKER) if c == "Jk" else card(c)
-                for c in own.get("cards", [])]
+        hand = [card(c) for c in own.get("cards", [])]
         tricks = [(t["leader"], [(p["seat"], _card(p)) for p in t["plays"]], t["winner"])
                   for t in view["tricks"]]
         trick = [(p["seat"], _card(p)) for p in view["trick"]]
@@ -310,10 +307,6 @@ def exchange_cards(table: Table) -> list[int]:
     else:
         ranked = sorted(table.hand, key=lambda c: (suit_of(c) == SPADES, power(c), suit_of(c)))
     return ranked[:2]
-
-
-def _to_wire(cards: Iterable[int]) -> list[int]:
-    return [min(c, JOKER) for c in cards]
 
 
 # -- play ------------------------------------------------------------------------------------

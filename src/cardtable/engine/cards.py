@@ -12,7 +12,7 @@ a card in a two-pack deck, so a list of ints describes any hand exactly.
 [39, 40, 41, 22, 52]
 >>> format_cards(parse("Td qH 7h"))
 'Td Qh 7h'
->>> all(card(str_card(c)) == c for c in range(53))
+>>> all(card(str_card(c)) == c for c in range(54))
 True
 >>> parse("As 1x")
 Traceback (most recent call last):
@@ -29,18 +29,20 @@ RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
 JOKER = 52
+BIG_JOKER = 53
+"""Spades' Big Joker: with its jokers option the two jokers differ, ``Jk`` being the Little
+one.  Every other game's jokers are all :data:`JOKER`."""
 
 _RANK_OF_TEXT = {r: i for i, r in enumerate(RANKS)} | {"10": 9}
 _SUIT_OF_TEXT = {s: i for i, s in enumerate(SUITS)}
-_NAMES = [r + s for s in SUITS for r in RANKS] + ["Jk"]
+_NAMES = [r + s for s in SUITS for r in RANKS] + ["Jk", "Bj"]
 _CARD_OF_TEXT = {name.lower(): i for i, name in enumerate(_NAMES)} | {
     "10" + s: 13 * i + 9 for i, s in enumerate(SUITS)
 }
 # The fast paths of ``parse`` and ``format_cards`` (decks are formatted at every deal and
-# parsed at every replay): one dict lookup per card, no call.  Cards above the joker
-# (a game's private marks, like Spades' Big Joker) print as the joker.
+# parsed at every replay): one dict lookup per card, no call.
 _CARD_OF_EXACT = _CARD_OF_TEXT | {name: i for i, name in enumerate(_NAMES)}
-_NAME_OF_CARD = {c: _NAMES[min(c, JOKER)] for c in range(64)}
+_NAME_OF_CARD = dict(enumerate(_NAMES))
 
 
 def make(rank: int, suit: int) -> int:
@@ -63,10 +65,11 @@ def is_joker(c: int) -> bool:
 
 
 def str_card(c: int) -> str:
-    """Short text of a card: ``"As"``, ``"Td"``, ``"7h"``, ``"Jk"``."""
-    if c < 0:
+    """Short text of a card: ``"As"``, ``"Td"``, ``"7h"``, ``"Jk"`` (``"Bj"``: Spades' Big
+    Joker)."""
+    if not 0 <= c < len(_NAMES):
         raise ValueError(f"bad card value {c}")
-    return _NAMES[min(c, JOKER)]
+    return _NAMES[c]
 
 
 def card(text: str) -> int:

@@ -48,39 +48,69 @@ def run_windows(rules: MeldRules) -> list[tuple[int, int]]:
 def candidate_melds(hand: Sequence[int], rules: MeldRules = ACE_LOW,
                     max_jokers: int = 1) -> list[tuple[int, ...]]:
     """Every meld listed for ``hand`` (see the module doc), each as sorted cards, sorted."""
-    naturals = sorted(set(c for c in hand if c < JOKER))
-    jokers = min(sum(c >= JOKER for c in hand), max_jokers)
+    naturals = jokers = 0
+    for c in hand:
+        if c < JOKER:
+            naturals |= 1 << c
+        else:
+            jokers += 1
+    return list(_listed(naturals, min(jokers, max_jokers), rules))
+
+
+# The list depends only on which naturals are held (two copies of a card give the same
+# melds), how many jokers may be used, and the rules: a hand is a 52-bit mask.  The whole
+# list is cached per hand (a position asks for it several times: moves, views, a pickup's
+# use), and the runs per suit, which change only in the suit a card came or went.
+
+
+@lru_cache(maxsize=4096)
+def _listed(naturals: int, jokers: int, rules: MeldRules) -> tuple[tuple[int, ...], ...]:
     found: set[tuple[int, ...]] = set()
-    _sets(naturals, jokers, rules, found)
-    _runs(set(naturals), jokers, rules, found)
-    return sorted(found)
-
-
-def _sets(naturals: list[int], jokers: int, rules: MeldRules, found: set[tuple[int, ...]]) -> None:
-    by_rank: dict[int, list[int]] = {}
-    for c in naturals:
-        by_rank.setdefault(c % 13, []).append(c)
-    for cards in by_rank.values():
-        for size in range(1, min(len(cards), rules.max_set) + 1):
-            for group in combinations(cards, size):
-                for wild in range(jokers + 1):
-                    if rules.min_set <= size + wild <= rules.max_set:
-                        found.add((*group, *[JOKER] * wild))
-
-
-def _runs(held: set[int], jokers: int, rules: MeldRules, found: set[tuple[int, ...]]) -> None:
     for suit in range(4):
-        in_suit = sum(1 << (c % 13) for c in held if c // 13 == suit)
-        if not in_suit:
-            continue
-        for mask, length in _window_masks(rules):
-            gaps = (mask & ~in_suit).bit_count()
-            if gaps <= jokers and gaps < length:
-                present = mask & in_suit
-                cards = [suit * 13 + r for r in range(13) if present >> r & 1]
-                found.add((*cards, *[JOKER] * gaps))
-                if gaps < jokers:
-                    _stand_ins(cards, jokers - gaps, gaps, found)
+        in_suit = naturals >> (13 * suit) & 0x1FFF
+        if in_suit:
+            found.update(_suit_runs(suit, in_suit, jokers, rules))
+    for rank in range(13):
+        suits = _rank_suits(naturals >> rank)
+        if suits:
+            found.update(_rank_sets(rank, suits, jokers, rules))
+    return tuple(sorted(found))
+
+
+def _rank_suits(shifted: int) -> int:
+    """The 4-bit suit mask of the rank at bit 0 of ``shifted`` (a hand mask >> rank)."""
+    return (shifted & 1) | (shifted >> 12 & 2) | (shifted >> 24 & 4) | (shifted >> 36 & 8)
+
+
+@lru_cache(maxsize=1024)  # 13 ranks x 16 suit masks x a few joker counts and rules
+def _rank_sets(rank: int, suits: int, jokers: int,
+               rules: MeldRules) -> tuple[tuple[int, ...], ...]:
+    """The sets of ``rank`` from the suits held (bit s: suit s), jokers filling up."""
+    cards = [s * 13 + rank for s in range(4) if suits >> s & 1]
+    found = []
+    for size in range(1, min(len(cards), rules.max_set) + 1):
+        for group in combinations(cards, size):
+            for wild in range(jokers + 1):
+                if rules.min_set <= size + wild <= rules.max_set:
+                    found.append((*group, *[JOKER] * wild))
+    return tuple(found)
+
+
+@lru_cache(maxsize=8192)  # 4 suits x 8192 rank masks: the masks a game meets recur
+def _suit_runs(suit: int, in_suit: int, jokers: int,
+               rules: MeldRules) -> tuple[tuple[int, ...], ...]:
+    """The runs of one suit from its 13-bit rank mask, ``jokers`` filling gaps or
+    standing for held cards."""
+    found: set[tuple[int, ...]] = set()
+    for mask, length in _window_masks(rules):
+        gaps = (mask & ~in_suit).bit_count()
+        if gaps <= jokers and gaps < length:
+            present = mask & in_suit
+            cards = [suit * 13 + r for r in range(13) if present >> r & 1]
+            found.add((*cards, *[JOKER] * gaps))
+            if gaps < jokers:
+                _stand_ins(cards, jokers - gaps, gaps, found)
+    return tuple(found)
 
 
 def _stand_ins(cards: list[int], spare: int, gaps: int, found: set[tuple[int, ...]]) -> None:

@@ -111,6 +111,44 @@ def fits(meld: TableMeld, card: int, rules: MeldRules = ACE_LOW,
     return problem is None or problem(longer) is None
 
 
+def extension_cards(meld: TableMeld, rules: MeldRules = ACE_LOW,
+                    problem: MeldProblem | None = None) -> frozenset[int]:
+    """Every card that :func:`fits` ``meld``: a lay-off's few possible cards, tried.
+
+    Only a missing suit of a set's rank, a run's next card at either end, or a
+    joker can extend a meld, so listing lay-offs tries these instead of every card held.
+
+    >>> from cardtable.engine.cards import parse, format_cards
+    >>> format_cards(sorted(extension_cards(lay(1, 0, parse("8h 9h Th")))))
+    '7h Jh'
+    """
+    if meld.kind == "set":
+        rank = _set_rank(meld)
+        tried = [s * 13 + rank for s in range(4)]
+    else:
+        suit = meld.stands_for[0] // 13
+        low, length = _run_span(meld)
+        tried = [suit * 13 + (low + length) % 13, suit * 13 + (low - 1) % 13]
+    return frozenset(c for c in (*tried, JOKER) if fits(meld, c, rules, problem))
+
+
+def swap_cards(meld: TableMeld, rules: MeldRules = ACE_LOW) -> frozenset[int]:
+    """Every natural card :func:`swap_joker` accepts for a joker of ``meld``: the card
+    a joker stands for, or in a set that is not full any missing suit of its rank."""
+    if JOKER not in meld.cards:
+        return frozenset()
+    tried = {s * 13 + meld.stands_for[0] % 13 for s in range(4)} if meld.kind == "set" \
+        else {f for c, f in zip(meld.cards, meld.stands_for, strict=True) if c >= JOKER}
+    found = set()
+    for card in tried:
+        try:
+            swap_joker(meld, card, meld.owner, rules)
+        except InvalidMeld:
+            continue
+        found.add(card)
+    return frozenset(found)
+
+
 def _set_rank(meld: TableMeld) -> int:
     return meld.stands_for[0] % 13
 

@@ -165,7 +165,7 @@ export function mountBoard(el, ctx, makeGame) {
   // -- a new view ----------------------------------------------------------------------------
 
   function update(view, meta) {
-    if (isSeat(state.view?.hand) && view.hand < state.view.hand) {
+    if (state.view && view.hand < state.view.hand) {
       state.record = null; // a rematch: a new match, its hands numbered from 1 again
       state.seen = true;
     }

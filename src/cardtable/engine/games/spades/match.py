@@ -7,11 +7,10 @@ and :class:`~.state.SpadesState` puts them together.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 from ...api import JSON, Action, Event
-from ...cards import JOKER, format_cards, str_card
+from ...cards import BIG_JOKER, JOKER, format_cards, str_card
 from ...state import GameState
 from .bidding import bid_allowed, trails_enough
 from .options import Options
@@ -26,19 +25,18 @@ from .tricks import (
     playable,
     suit_of,
     trick_winner,
-    wire,
 )
 
 NAME = "spades"
 
 # Shared action objects: legal_actions() runs on every turn of every playout.
-_PLAY = [Action("play", card=c) for c in range(JOKER + 1)]
+_PLAY = [Action("play", card=c) for c in range(BIG_JOKER + 1)]
 _BID = [Action("bid", number=n) for n in range(18)]
 _BLIND_NIL, _LOOK, _DEAL = Action("blind_nil"), Action("look"), Action("deal")
 _KEEP, _REJECT = Action("keep"), Action("reject")
 
 
-@lru_cache(maxsize=2048)  # pairs of the 53 wire cards, Jk Jk too: 1,431 at most
+@lru_cache(maxsize=2048)  # pairs of the 54 cards: 1,431 at most
 def _pass_cards(pair: tuple[int, int]) -> Action:
     return Action("pass_cards", cards=pair)
 
@@ -113,10 +111,20 @@ class SpadesRules(GameState):
         self._start_bidding()
 
     def canonical(self, action: Action) -> Action:
-        """The two cards of a ``pass_cards`` may come in either order: sorted."""
+        """The two cards of a ``pass_cards`` may come in either order: sorted.
+
+        Records written before the jokers had names of their own call either joker
+        ``Jk``: a seat that holds only the big joker and plays or passes ``Jk`` means
+        the big one, so those records still replay."""
         if action.type == "pass_cards":
-            return Action("pass_cards", cards=tuple(sorted(action.cards)))
+            return Action("pass_cards", cards=tuple(sorted(map(self._joker_held, action.cards))))
+        if action.type == "play" and action.card == JOKER:
+            return Action("play", card=self._joker_held(JOKER))
         return action
+
+    def _joker_held(self, card: int) -> int:
+        hand = self.hands[self.to_act] if self.to_act is not None else ()
+        return BIG_JOKER if card == JOKER and JOKER not in hand and BIG_JOKER in hand else card
 
     # -- phase: draw (two players) -----------------------------------------------
 
@@ -214,15 +222,14 @@ class SpadesRules(GameState):
     # -- phase: exchange after a blind nil ----------------------------------------------
 
     def _legal_exchange(self) -> list[Action]:
-        hand = sorted(wire(c) for c in self.hands[self._seat()])
-        pairs = {(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]}
-        return [_pass_cards(pair) for pair in sorted(pairs)]
+        hand = sorted(self.hands[self._seat()])
+        return [_pass_cards((a, b)) for i, a in enumerate(hand) for b in hand[i + 1:]]
 
     def _apply_exchange(self, action: Action) -> list[Event]:
         giver, receiver = self.exchanges.pop(0)
-        # Holding both jokers, a lone "Jk" is the one the side wants moved: the
-        # blind nil bidder sheds the Big, his partner returns the Little.
-        cards = _take(self.hands[giver], action.cards, big_first=self.blind[giver])
+        cards = list(action.cards)
+        for c in cards:
+            self.hands[giver].remove(c)
         self.hands[receiver] += cards
         self.received[receiver] = cards
         for known in self.given:
@@ -230,7 +237,7 @@ class SpadesRules(GameState):
         self.given[giver].update(cards)
         events = [Event("pass_cards", giver, {"to": receiver}),
                   Event("receive_cards", receiver, {"from": giver},
-                        {"cards": format_cards(map(wire, cards)).split()})]
+                        {"cards": format_cards(cards).split()})]
         if self.exchanges:
             self.to_act = self.exchanges[0][0]
             return events
@@ -254,12 +261,13 @@ class SpadesRules(GameState):
                         options=self.options, opening=self.opening)
 
     def _legal_play(self) -> list[Action]:
-        return [_PLAY[c] for c in sorted({wire(c) for c in self.playable(self._seat())})]
+        return [_PLAY[c] for c in sorted(self.playable(self._seat()))]
 
     def _apply_play(self, action: Action) -> list[Event]:
         seat = self._seat()
         assert action.card is not None
-        (played,) = _take(self.hands[seat], (action.card,), big_first=False)
+        played = action.card
+        self.hands[seat].remove(played)
         for known in self.given:
             known.discard(played)
         self.trick.append((seat, played))
@@ -275,7 +283,7 @@ class SpadesRules(GameState):
         self.tricks_won[winner] += 1
         self.tricks.append((self.trick[0][0], self.trick, winner))
         events.append(Event("trick", winner, {"cards": format_cards(
-            wire(c) for _, c in self.trick).split(), "leader": self.trick[0][0]}))
+            c for _, c in self.trick).split(), "leader": self.trick[0][0]}))
         self.trick = []
         if self.hands[winner]:
             self.to_act = winner
@@ -327,18 +335,6 @@ class SpadesRules(GameState):
         return {"over": self.is_over(), "winner": None, **(self.final or {}),
                 "sides": [list(s) for s in self.sides], "scores": list(self.scores),
                 "bags": list(self.bags), "hands": self.history}
-
-
-def _take(hand: list[int], cards: Sequence[int], big_first: bool) -> list[int]:
-    """Remove ``cards`` (as the codec names them) from ``hand``; the actual cards taken."""
-    taken = []
-    for c in cards:
-        if c == JOKER:
-            jokers = sorted((j for j in hand if j >= JOKER), reverse=big_first)
-            c = jokers[0]
-        hand.remove(c)
-        taken.append(c)
-    return taken
 
 
 __all__ = ["NAME", "Phase", "SpadesRules"]

@@ -7,7 +7,7 @@ from ...api import Phase as PhaseEnum
 from ...cards import str_card
 from .match import SpadesRules
 from .phase import Phase
-from .tricks import CLUBS, suit_of, wire
+from .tricks import CLUBS, suit_of
 
 MOVES = {"keep", "reject", "blind_nil", "look", "bid", "pass_cards", "play", "deal"}
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -25,7 +25,7 @@ def why_illegal(state: SpadesRules, action: Action) -> str:
         return "the match is over"
     if action.type not in {a.type for a in state.legal_actions()}:
         return f"now {EXPECTED[state.phase]}"
-    hand = [wire(c) for c in state.hands[state.to_act]]
+    hand = state.hands[state.to_act]
     if action.type == "play" and action.card is not None:
         return _why_not_playable(state, action.card, hand)
     if action.type == "pass_cards":

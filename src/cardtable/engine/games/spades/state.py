@@ -14,7 +14,6 @@ from ...api import JSON, Action
 from ...cards import format_cards
 from . import reasons, search, views
 from .match import SpadesRules
-from .tricks import wire
 
 
 class SpadesState(SpadesRules):
@@ -35,7 +34,7 @@ class SpadesState(SpadesRules):
         search.redeal_hidden(self, seat, rng)
 
     def __str__(self) -> str:
-        hands = " | ".join(format_cards(map(wire, h)) for h in self.hands)
+        hands = " | ".join(format_cards(h) for h in self.hands)
         return f"spades hand {self.hand_number} {self.phase.value} to act {self.to_act}: {hands}"
 
 

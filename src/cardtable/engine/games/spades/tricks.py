@@ -2,9 +2,9 @@
 
 Aces are high; spades, and the two jokers when they are played, are trumps.
 A joker belongs to the spade suit for every rule: following suit, breaking
-spades, "holds only spades".  The text codec knows one joker (``Jk``), so the
-engine marks the Big Joker internally as :data:`BIG_JOKER` (53); views name
-both ``Jk`` and say which is which (see ``views``).
+spades, "holds only spades".  The two jokers are two cards with their own names:
+the Little Joker ``Jk`` (:data:`LITTLE_JOKER`, the codec's joker) and the Big Joker
+``Bj`` (:data:`BIG_JOKER`).
 
 >>> from cardtable.engine.cards import parse
 >>> trick_winner([(0, card("Kh")), (1, card("Ah")), (2, card("2s")), (3, card("3h"))])
@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ...cards import JOKER, card, str_card
+from ...cards import BIG_JOKER, JOKER, card, str_card
 from .options import Options
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 LITTLE_JOKER = JOKER
-BIG_JOKER = JOKER + 1
 
 _REMOVED_FOR_JOKERS = {"remove_2c_2d": ("2c", "2d"), "remove_2h_2d": ("2h", "2d")}
 _THREE_PLAYER_CARD = {"two_of_clubs": "2c", "two_of_diamonds": "2d", "two_of_hearts": "2h"}
@@ -40,11 +39,6 @@ def power(c: int) -> int:
     if c >= JOKER:
         return 13 + (c - JOKER)
     return (c % 13 - 1) % 13
-
-
-def wire(c: int) -> int:
-    """The card as the text codec names it: either joker is ``Jk`` (52)."""
-    return min(c, JOKER)
 
 
 def is_spade(c: int) -> bool:
@@ -74,7 +68,10 @@ def pack(options: Options, players: int) -> tuple[list[int], list[int], int]:
 
 
 def name_big_joker(order: list[int]) -> list[int]:
-    """The shuffled order with its first joker made the Big Joker (a fair coin, for free)."""
+    """The shuffled order with its first joker made the Big Joker (a fair coin, for free).
+
+    The pack is shuffled with two alike jokers, so a deck order is recorded as it always
+    was (``Jk`` twice) and an older record replays the same deal."""
     out = list(order)
     if JOKER in out:
         out[out.index(JOKER)] = BIG_JOKER
@@ -144,4 +141,4 @@ def display_key(c: int) -> tuple[int, int]:
 
 __all__ = ["BIG_JOKER", "CLUBS", "DIAMONDS", "HEARTS", "LITTLE_JOKER", "SPADES", "display_key",
            "is_spade", "name_big_joker", "opening_card", "pack", "playable", "power",
-           "str_card", "suit_of", "trick_winner", "wire"]
+           "str_card", "suit_of", "trick_winner"]

@@ -7,20 +7,19 @@ bids, tricks and every card played this hand (all were public); the cards
 received in a blind nil exchange (only to the receiver); two players: the
 card offered from the stock (to the drawer) and one's own dead cards.
 
-Both jokers are ``"Jk"`` in card lists; ``"jokers"`` (own hand) and a
-play's ``"joker"`` say ``"big"`` or ``"little"``.
+The jokers have their own names, ``"Jk"`` the Little and ``"Bj"`` the Big; ``"jokers"``
+(own hand, in the order they are listed) and a play's ``"joker"`` say it in words too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ...api import JSON
 from ...cards import JOKER, str_card
 from .match import SpadesRules
 from .phase import Phase
-from .tricks import BIG_JOKER, display_key, wire
+from .tricks import BIG_JOKER, LITTLE_JOKER, display_key
 
 
 def joker_name(c: int) -> str:
@@ -86,21 +85,20 @@ def build_view(state: SpadesRules, seat: int | None) -> dict[str, JSON]:
 
 
 def zones(state: SpadesRules) -> dict[str, Any]:
-    """Server/test-only: where every card is, named as the text codec names it."""
-    def named(cards: Sequence[int]) -> list[int]:
-        return [wire(c) for c in cards]
-
+    """Server/test-only: where every card is; ``pack`` is every card of the deal (the two
+    jokers differ, so the pack is not ``packs`` packs plus alike jokers)."""
     # Hidden cards a seat has seen: its own dead cards, the cards it passed
     # to its partner, the stock card it is offered.
-    seen_by = {s: named(state.dead[s] + sorted(state.given[s])) for s in range(state.players)}
+    seen_by = {s: state.dead[s] + sorted(state.given[s]) for s in range(state.players)}
     if state.phase is Phase.DRAW and state.to_act is not None:
-        seen_by[state.to_act].append(wire(state.stock[-1]))  # the card he is offered
+        seen_by[state.to_act].append(state.stock[-1])  # the card he is offered
     played = [c for _, plays, _ in state.tricks for _, c in plays] + [c for _, c in state.trick]
-    return {"hands": [named(h) for h in state.hands], "stock": named(state.stock),
-            "face_down": named([c for d in state.dead for c in d] + state.aside),
-            "public": named(played), "removed": list(state.removed), "jokers": state.jokers,
-            "revealed": False, "deal": state.hand_number,
-            "unseen_by": {s: named(h) for s, h in enumerate(state.hands)
+    jokers = [LITTLE_JOKER, BIG_JOKER][:state.jokers]
+    return {"hands": [list(h) for h in state.hands], "stock": list(state.stock),
+            "face_down": [c for d in state.dead for c in d] + state.aside,
+            "public": played, "removed": list(state.removed), "jokers": state.jokers,
+            "pack": [*range(52), *jokers], "revealed": False, "deal": state.hand_number,
+            "unseen_by": {s: list(h) for s, h in enumerate(state.hands)
                           if not state.looked[s]},
             "seen_by": seen_by}
 
