@@ -50,6 +50,7 @@ EAGER = [(name, preset, players, seed) for name, preset, players in CASES
                       and players == seats(name)[0] else (1,))]
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 @pytest.mark.parametrize(("name", "preset", "players", "seed"), EAGER)
 def test_eager_playouts(name: str, preset: str, players: int, seed: int) -> None:
     # a lower target keeps the suite quick; every other knob is the preset's
@@ -64,6 +65,7 @@ def test_random_playout_to_a_short_target(name: str, players: int) -> None:
     assert stats["result"]["over"]
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 @pytest.mark.parametrize(("name", "players"), OPTION_SEATINGS)
 def test_every_option_variant_plays(name: str, players: int) -> None:
     game = get_game(name)

@@ -218,6 +218,7 @@ MATCH_OPTIONS = [gin.Options(), gin.Options.preset("pagat"), gin.Options.preset(
                  gin.Options.from_dict({"fiftieth_card": True, "next_dealer": "loser"})]
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 def test_200_seeded_bot_matches_finish_with_only_legal_moves() -> None:
     kinds: set[str] = set()
     for seed in range(200):

@@ -274,6 +274,7 @@ def _check(view: dict[str, Any], action: Action, state: IndianState) -> None:
 PRESETS = ["points", "pool101", "pool201", "pool61", "deals", "pagat"]
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 @pytest.mark.parametrize("preset", PRESETS)
 def test_bots_finish_seeded_matches_of_every_format_and_size(preset: str) -> None:
     for players in range(2, 7):
@@ -285,6 +286,7 @@ def test_bots_finish_seeded_matches_of_every_format_and_size(preset: str) -> Non
         assert state.result()["winners"]
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 def test_bots_play_every_rule_option() -> None:
     # the options the bot reads: jokers only as a set or no group, the 4-card life,
     # one pack, three packs, big sets, no extra wild rank
@@ -315,6 +317,7 @@ def random_player(rng: random.Random) -> Player:
     return play
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 def test_beats_a_random_player_by_a_clear_margin() -> None:
     # two-player points deals, the bot at seat 0 and then at seat 1 of the same deal
     net, won, deals = 0, 0, 0
@@ -331,6 +334,7 @@ def test_beats_a_random_player_by_a_clear_margin() -> None:
     assert net >= 30 * deals, net  # on average the random player pays 30+ a deal
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 def test_beats_random_players_at_a_full_table() -> None:
     net = 0
     for seed in range(8):

@@ -32,6 +32,7 @@ def slow_policy(state: Any, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 @pytest.mark.parametrize(("players", "options"), [
     (3, {"calling_rummy": True}),
     (2, {"calling_rummy": True, "stock_exhausted": "shuffle"}),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cardtable.bots.rummy_bot import choose
 from cardtable.engine import Action
 from cardtable.engine.cards import format_cards
@@ -12,6 +14,7 @@ from cardtable.engine.games import rummy
 from rummy_deals import rigged
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 def test_a_hundred_seeded_bot_games_finish_without_an_illegal_move() -> None:
     presets = ["standard", "pagat"]
     for seed in range(100):

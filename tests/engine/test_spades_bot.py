@@ -324,6 +324,7 @@ MATCHES = [({}, 4, 500, 12), ({"preset": "classic"}, 4, 500, 12), ({}, 3, 500, 1
            ({"preset": "classic", "blind_nil_margin": 0}, 4, 100, 100)]
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 @pytest.mark.parametrize(("options", "players", "target", "games"), MATCHES)
 def test_seeded_bot_matches_finish_with_only_legal_moves(options: dict[str, object],
                                                          players: int, target: int,

@@ -280,6 +280,7 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
 }
 
 
+@pytest.mark.slow  # a long random or bot playout: left out of the quick run
 @pytest.mark.parametrize("name", TABLE_MELD_GAMES)
 def test_bots_finish_seeded_matches_without_an_illegal_move(name: str) -> None:
     """Every number of players, every preset and many options, with each seat's view."""

@@ -9,11 +9,16 @@ go to artifacts/screenshots/spades-*.png for a human to look at.
 
 from __future__ import annotations
 
+import json
+import random
+from typing import Any
+
 import pytest
 from playwright.sync_api import Browser, Page
 
 from browser_harness import (
     DESKTOP,
+    FAKE_WEBSOCKET_JS,
     PHONE_LANDSCAPE,
     new_page,
     screenshot,
@@ -480,5 +485,60 @@ def test_the_winner_at_the_end_and_a_rematch(browser: Browser, base_url: str) ->
     page.click("#rematch")
     page.wait_for_function("() => document.querySelector('.spades')?.dataset.mode === 'play'")
     assert page.locator("#spades-history tbody tr[data-hand]").count() == 0
+    assert not problems, problems
+    context.close()
+
+
+# -- the jokers, by name: a fake socket fed a view the engine made ----------------------------
+
+
+def view_holding_both_jokers() -> dict[str, Any]:
+    """South's view of a first deal (jokers option) in which South holds both jokers."""
+    from cardtable.engine.games import spades
+
+    for seed in range(1000):
+        state = spades.new_match(spades.Options(jokers="remove_2c_2d"), players=4,
+                                 rng=random.Random(seed))
+        view: dict[str, Any] = state.view(0)
+        cards = view["hands"][0].get("cards") or []
+        if "Jk" in cards and "Bj" in cards:
+            return view
+    raise AssertionError("no deal in 1000 gave South both jokers")
+
+
+def test_the_two_jokers_are_told_apart(browser: Browser, base_url: str) -> None:
+    """The Big Joker ("Bj") and the Little ("Jk") are drawn, named and sorted as themselves:
+    after the spades, the Little then the Big."""
+    context, page = new_page(browser, DESKTOP)
+    problems = watch_console(page)
+    page.add_init_script(FAKE_WEBSOCKET_JS)
+    grant = {"table_id": "t_script", "seat": 0, "token": "tok", "at": 1}
+    page.add_init_script(
+        f"localStorage.setItem('cardtable.v1', JSON.stringify({{seats: {{JOKERS: "
+        f"{json.dumps(grant)}}}}}))")
+    page.goto(f"{base_url}/t/JOKERS")
+    page.wait_for_function("() => window.__sockets && window.__sockets.length === 1")
+    seats = [{"seat": s, "name": name, "kind": "human" if s == 0 else "bot", "taken": True,
+              "connected": True} for s, name in enumerate(["Ann", "West", "North", "East"])]
+    hello = {"seat": 0, "role": "player", "table": {
+        "table_id": "t_script", "code": "JOKERS", "game": "spades", "options": {},
+        "status": "playing", "seats": seats}}
+    page.evaluate("""d => { const s = window.__sockets[0]; s.open();
+                            s.receive({t: 'welcome', v: 0, d}); }""", hello)
+    page.wait_for_selector(".spades")
+    frame = {"t": "view", "v": 1, "d": {"view": view_holding_both_jokers(), "events": [],
+                                        "rematch": []}}
+    page.evaluate("frame => window.__sockets[0].receive(frame)", frame)
+    page.wait_for_selector('.sp-hand .hand-card[data-card="Bj"]')
+
+    cards = page.eval_on_selector_all(
+        ".sp-hand .hand-card",
+        "els => els.map(e => [e.dataset.card, e.getAttribute('aria-label')])")
+    assert [c for c, _ in cards[-2:]] == ["Jk", "Bj"], cards
+    labels = dict(cards)
+    assert labels["Jk"].startswith("little joker"), labels
+    assert labels["Bj"].startswith("big joker"), labels
+    assert page.locator('.sp-hand .hand-card[data-card="Bj"] svg.joker-big').count() == 1
+    assert page.locator('.sp-hand .hand-card[data-card="Jk"] svg.joker-little').count() == 1
     assert not problems, problems
     context.close()

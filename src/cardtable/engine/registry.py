@@ -48,6 +48,8 @@ class Descriptor:
     """Place in menus (the lobby, the home page, ``GAMES``)."""
     partnerships: int | None = None
     """Seat count at which partners sit opposite (Spades: 4); ``None``: never."""
+    seat_notes: tuple[tuple[int, str], ...] = ()
+    """A word for a seat count, where the game's players name it: ((4, "partners"), ...)."""
     board: bool = True
     """The browser has a board for it (``web/games/<name>.js``)."""
     terminal: bool = False

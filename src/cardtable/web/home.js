@@ -62,13 +62,10 @@ function gamePicker(games, onPick) {
 // Games played by several counts (Spades: 4, 3 or 2) choose one, and with friends
 // say who sits in each other seat. Seats go clockwise from yours: seat 1 is on
 // your left; with four, seat 2 is across the table (your partner in Spades).
-const COUNT_NOTES = { spades: { 4: "partners", 3: "cutthroat", 2: "two-handed" } };
-
-const PARTNERS = new Set(["spades"]); // four players sit in two partnerships, partners across
-
+/** A seat's label; `game` is the /api/games entry (partners sit across at `partnerships`). */
 function seatLabel(game, count, seat) {
   if (count === 2) return "Opponent";
-  if (count === 4 && PARTNERS.has(game)) {
+  if (count === 4 && game.partnerships === count) {
     return { 1: "Left opponent", 2: "Partner (across)", 3: "Right opponent" }[seat];
   }
   if (seat === 1) return `Seat ${seat + 1} (on your left)`;
@@ -94,7 +91,7 @@ function seatPlanner(onChange) {
     }
     plan.players = counts[0];
     plan.kinds = [];
-    const notes = COUNT_NOTES[game.name] || {};
+    const notes = game.seat_notes || {}; // a word per seat count (Spades: 4 is "partners")
     // The radios stay put (keyboard focus with them); only the seat list follows the count.
     const radios = counts.length > 1 ? h("fieldset", { class: "player-count" },
       h("legend", null, "Players"),
@@ -119,7 +116,7 @@ function seatPlanner(onChange) {
         h("option", { value: "human", selected: plan.kinds[seat - 1] !== "bot" }, "Invite a person"));
       plan.kinds[seat - 1] = select.value;
       select.addEventListener("change", () => { plan.kinds[seat - 1] = select.value; onChange(plan); });
-      seats.push(h("div", { class: "seat-kind" }, h("label", { for: id }, seatLabel(plan.game.name, plan.players, seat)), select));
+      seats.push(h("div", { class: "seat-kind" }, h("label", { for: id }, seatLabel(plan.game, plan.players, seat)), select));
     }
     plan.kinds.length = plan.players - 1;
     replace(seatsBox,
@@ -166,7 +163,7 @@ function tableSettings(onExpress) {
       const select = h("select", { id },
         LEVELS.map(([value, text]) => h("option", { value, selected: (levels[seat] || "normal") === value }, text)));
       select.addEventListener("change", () => { levels[seat] = select.value; });
-      const text = count === 2 ? "Computer level" : seatLabel(game.name, count, seat);
+      const text = count === 2 ? "Computer level" : seatLabel(game, count, seat);
       selects.push(h("div", { class: "seat-kind" }, h("label", { for: id }, text), select));
     }
     replace(levelsBox, count > 2 ? h("p", { class: "levels-title" }, "Computer level, seat by seat") : null,

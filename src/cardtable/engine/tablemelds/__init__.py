@@ -12,7 +12,8 @@ Pieces
 ``table``       :class:`TableMeld` (id, owner, cards, what each joker stands
                 for, who laid each card), :func:`extend` (lay-off on a set or
                 either end of a run), :func:`fits` (a lay-off a game's house
-                rules allow), :func:`swap_joker` (joker exchange).
+                rules allow) and :func:`extension_cards` (every card that fits),
+                :func:`swap_joker` (joker exchange) and :func:`swap_cards`.
 ``candidates``  the melds a hand can lay, finite and sorted, for ``legal_actions``.
 ``opening``     a first-meld minimum: the first melds go down together.
 ``hooks``       :class:`Hooks`: the overridable rules, with classic defaults, and
@@ -52,7 +53,7 @@ from .opening import opening_actions, opening_problem
 from .phase import Phase
 from .reasons import MOVES
 from .state import TableMeldState
-from .table import TableMeld, extend, fits, lay, points, swap_joker
+from .table import TableMeld, extend, extension_cards, fits, lay, points, swap_cards, swap_joker
 
 __all__ = [
     "MOVES",
@@ -63,11 +64,13 @@ __all__ = [
     "TableMeldState",
     "candidate_melds",
     "extend",
+    "extension_cards",
     "fits",
     "lay",
     "opening_actions",
     "opening_problem",
     "points",
     "run_windows",
+    "swap_cards",
     "swap_joker",
 ]

@@ -65,16 +65,31 @@ def candidate_melds(hand: Sequence[int], rules: MeldRules = ACE_LOW,
 
 @lru_cache(maxsize=4096)
 def _listed(naturals: int, jokers: int, rules: MeldRules) -> tuple[tuple[int, ...], ...]:
-    found: set[tuple[int, ...]] = set()
+    found: list[tuple[int, ...]] = []
     for suit in range(4):
         in_suit = naturals >> (13 * suit) & 0x1FFF
         if in_suit:
-            found.update(_suit_runs(suit, in_suit, jokers, rules))
-    for rank in range(13):
-        suits = _rank_suits(naturals >> rank)
-        if suits:
-            found.update(_rank_sets(rank, suits, jokers, rules))
-    return tuple(sorted(found))
+            found += _suit_runs(suit, in_suit, jokers, rules)
+    ranks = _ranks_with(max(1, rules.min_set - jokers), naturals)
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = low.bit_length() - 1
+        found += _rank_sets(rank, _rank_suits(naturals >> rank), jokers, rules)
+    # one natural and two jokers is a set and a run: the only melds listed twice
+    return tuple(sorted(set(found) if jokers > 1 else found))
+
+
+def _ranks_with(least: int, naturals: int) -> int:
+    """The 13-bit mask of the ranks held in at least ``least`` suits."""
+    s0, s1, s2, s3 = (naturals >> (13 * s) & 0x1FFF for s in range(4))
+    if least <= 1:
+        return s0 | s1 | s2 | s3
+    if least == 2:
+        return (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
+    if least == 3:
+        return (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    return s0 & s1 & s2 & s3 if least == 4 else 0
 
 
 def _rank_suits(shifted: int) -> int:
@@ -96,17 +111,25 @@ def _rank_sets(rank: int, suits: int, jokers: int,
     return tuple(found)
 
 
-@lru_cache(maxsize=8192)  # 4 suits x 8192 rank masks: the masks a game meets recur
+@lru_cache(maxsize=16384)  # 4 suits x 8192 rank masks: the masks a game meets recur
 def _suit_runs(suit: int, in_suit: int, jokers: int,
                rules: MeldRules) -> tuple[tuple[int, ...], ...]:
-    """The runs of one suit from its 13-bit rank mask, ``jokers`` filling gaps or
-    standing for held cards."""
+    """The runs of one suit from its 13-bit rank mask (see :func:`_rank_runs`)."""
+    base = 13 * suit
+    return tuple(tuple(r if r == JOKER else base + r for r in run)
+                 for run in _rank_runs(in_suit, jokers, rules))
+
+
+@lru_cache(maxsize=8192)
+def _rank_runs(in_suit: int, jokers: int, rules: MeldRules) -> tuple[tuple[int, ...], ...]:
+    """The runs of the ranks in ``in_suit`` (as ranks, jokers as JOKER), ``jokers``
+    filling gaps or standing for held cards: the same for every suit."""
     found: set[tuple[int, ...]] = set()
     for mask, length in _window_masks(rules):
         gaps = (mask & ~in_suit).bit_count()
         if gaps <= jokers and gaps < length:
             present = mask & in_suit
-            cards = [suit * 13 + r for r in range(13) if present >> r & 1]
+            cards = [r for r in range(13) if present >> r & 1]
             found.add((*cards, *[JOKER] * gaps))
             if gaps < jokers:
                 _stand_ins(cards, jokers - gaps, gaps, found)

@@ -9,13 +9,14 @@ methods of ``Board``.  Every hook has the classic-Rummy default.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import ClassVar
 
 from .. import api
 from ..cards import JOKER, deadwood_value
 from ..melds import Meld, MeldRules, make_meld
 from .candidates import candidate_melds
-from .table import TableMeld, fits
+from .table import TableMeld, extension_cards
 
 STOCK_POLICIES = ("turn_over", "shuffle", "end_hand")
 """What happens when a player must draw and the stock is empty."""
@@ -125,8 +126,27 @@ class Hooks:
         """The candidate melds of ``hand`` that ``legal_actions`` offers (no ``meld_problem``)."""
         rules = self.meld_rules()
         found = candidate_melds(hand, rules, self.max_jokers_per_listed_meld())
-        return [m for m in found if self.meld_problem(make_meld(m, rules)) is None]
+        if type(self).meld_problem is Hooks.meld_problem:  # no house rule to ask
+            return found
+        return [m for m in found if self.meld_problem(meld_of(m, rules)) is None]
+
+    def extension_cards(self, meld: TableMeld) -> frozenset[int]:
+        """The cards that may be laid off on ``meld`` (:meth:`may_extend`), all at once."""
+        if type(self).meld_problem is Hooks.meld_problem:
+            return _plain_extension_cards(meld, self.meld_rules())
+        return extension_cards(meld, self.meld_rules(), self.meld_problem)
 
     def may_extend(self, meld: TableMeld, card: int) -> bool:
         """Whether ``card`` may be laid off on ``meld``: it fits, and the result is allowed."""
-        return fits(meld, card, self.meld_rules(), self.meld_problem)
+        return card in self.extension_cards(meld)
+
+
+@lru_cache(maxsize=4096)  # a table's melds, asked at every position until they change
+def _plain_extension_cards(meld: TableMeld, rules: MeldRules) -> frozenset[int]:
+    return extension_cards(meld, rules)
+
+
+@lru_cache(maxsize=8192)  # candidate melds recur: a hand's melds, and its pickups'
+def meld_of(cards: tuple[int, ...], rules: MeldRules) -> Meld:
+    """:func:`~cardtable.engine.melds.make_meld` of a listed meld (a sorted tuple), shared."""
+    return make_meld(cards, rules)

@@ -10,11 +10,12 @@ cheap for a 13-14 card hand; a player with more melds lays the rest after.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable
 
 from ..api import Action
+from ..cards import JOKER
 from ..melds import make_meld
-from .hooks import Hooks
+from .hooks import Hooks, meld_of
 
 MAX_OPENING_MELDS = 3
 MAX_OPENINGS = 300
@@ -27,23 +28,63 @@ def opening_actions(state: Hooks, hand: list[int]) -> list[Action]:
     minimum = state.opening_minimum(seat)
     rules = state.meld_rules()
     candidates = state.listed_melds(hand)
-    values = [state.meld_value(make_meld(m, rules).stands_for) for m in candidates]
+    values = [state.meld_value(meld_of(m, rules).stands_for) for m in candidates]
+    needs = [_counts(m) for m in candidates]
+    # the most one more meld from candidates[k:] can add: searches that cannot reach
+    # the minimum any more are cut short (they would list nothing)
+    best_from = [0] * (len(values) + 1)
+    for k in range(len(values) - 1, -1, -1):
+        best_from[k] = max(values[k], best_from[k + 1])
+    held = _counts(hand)
     found: list[Action] = []
-
-    def search(start: int, chosen: list[tuple[int, ...]], left: Counter[int], total: int) -> None:
-        if total >= minimum and chosen:
-            found.append(Action("meld", melds=tuple(chosen)))
-        if len(chosen) == MAX_OPENING_MELDS:
-            return
-        for i in range(start, len(candidates)):
+    # The first melds must be disjoint within the hand: with each card's count in a field
+    # of its own (see _counts), one subtraction tells whether the hand still holds a meld.
+    # Three nested loops (MAX_OPENING_MELDS) in candidate order list the combinations
+    # sorted, as a depth-first search would.
+    for i, first in enumerate(candidates):
+        if len(found) >= MAX_OPENINGS:
+            break
+        if (held | _GUARDS) - needs[i] & _GUARDS != _GUARDS:
+            continue
+        left1 = held - needs[i]
+        total1 = values[i]
+        if total1 >= minimum:
+            found.append(Action("meld", melds=(first,)))
+        if total1 + 2 * best_from[i + 1] < minimum:
+            continue
+        for j in range(i + 1, len(candidates)):
             if len(found) >= MAX_OPENINGS:
-                return
-            need = Counter(candidates[i])
-            if all(left[c] >= n for c, n in need.items()):
-                search(i + 1, [*chosen, candidates[i]], left - need, total + values[i])
-
-    search(0, [], Counter(hand), 0)
+                break
+            if (left1 | _GUARDS) - needs[j] & _GUARDS != _GUARDS:
+                continue
+            total2 = total1 + values[j]
+            second = candidates[j]
+            if total2 >= minimum:
+                found.append(Action("meld", melds=(first, second)))
+            short = minimum - total2
+            if best_from[j + 1] < short:
+                continue
+            left2 = left1 - needs[j]
+            for k in range(j + 1, len(candidates)):
+                if len(found) >= MAX_OPENINGS:
+                    break
+                if values[k] >= short and (left2 | _GUARDS) - needs[k] & _GUARDS == _GUARDS:
+                    found.append(Action("meld", melds=(first, second, candidates[k])))
     return found
+
+
+_FIELD = 8
+"""Bits per card in a count vector: 7 for the count (two packs and six jokers fit), 1 guard."""
+_GUARDS = sum(1 << (_FIELD * c + _FIELD - 1) for c in range(JOKER + 1))
+
+
+def _counts(cards: Iterable[int]) -> int:
+    """The multiset ``cards`` as one int, card c's count in bits 8c..8c+6.
+
+    ``((have | _GUARDS) - need) & _GUARDS == _GUARDS`` exactly when ``have`` holds
+    ``need``: a field short of its count borrows its own guard bit, never a neighbour's.
+    """
+    return sum(1 << (_FIELD * c) for c in cards)
 
 
 def opening_problem(state: Hooks, seat: int, action: Action) -> str | None:

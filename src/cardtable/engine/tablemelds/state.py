@@ -17,26 +17,44 @@ obligation is legal only when the card can be used, so a turn never sticks.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from ..api import JSON, Action, Event
 from ..cards import JOKER, format_cards, str_card
-from ..melds import InvalidMeld, make_meld
+from ..melds import MeldRules, make_meld
 from ..state import GameState
 from .hooks import Hooks
 from .opening import opening_actions
 from .phase import Phase
 from .reasons import why_illegal
-from .table import extend, lay, swap_joker
+from .table import TableMeld, extend, lay, swap_cards, swap_joker
 
 _DRAW_STOCK, _DRAW_DISCARD, _DEAL = Action("draw_stock"), Action("draw_discard"), Action("deal")
+_DISCARDS = tuple(Action("discard", card=c) for c in range(JOKER + 1))
+"""One action object per discard: moves are values, and a position lists a dozen of them."""
+
+
+@lru_cache(maxsize=8192)  # a candidate meld is listed at many positions while it is held
+def _meld_action(cards: tuple[int, ...]) -> Action:
+    return Action("meld", cards=cards)
+
+
+@lru_cache(maxsize=4096)  # cards x the ids of a hand's table melds
+def _lay_off_action(card: int, meld: int) -> Action:
+    return Action("lay_off", card=card, meld=meld)
+
+
+@lru_cache(maxsize=4096)  # a table's melds with jokers, asked until they change
+def _swap_cards(meld: TableMeld, rules: MeldRules) -> frozenset[int]:
+    return swap_cards(meld, rules)
 
 
 class TableMeldState(Hooks, GameState):
     """The whole match; mutate only through :meth:`apply`."""
 
     Phase = Phase
-    SORT_LEGAL = True
+    SORT_LEGAL = False  # each phase lists its moves sorted, and each once
     options: Any
 
     def setup(self) -> None:
@@ -110,13 +128,14 @@ class TableMeldState(Hooks, GameState):
 
     def _legal_draw(self) -> list[Action]:
         hand = self.hands[self._seat()]
-        moves = [_DRAW_STOCK]  # an empty stock is renewed first (the hand ended otherwise)
+        moves = []  # sorted: the pickups by depth, then the stock
         for depth in range(1, min(self.pickup_depth(), len(self.discard)) + 1):
             taken = self.discard[-depth:]
             deepest = taken[0]
             must = self.must_use_top_discard() if depth == 1 else self.must_use_deep_pickup()
             if not must or self._can_place(deepest, [*hand, *taken]):
                 moves.append(_DRAW_DISCARD if depth == 1 else Action("draw_discard", number=depth))
+        moves.append(_DRAW_STOCK)  # an empty stock is renewed first (the hand ended otherwise)
         return moves
 
     def _apply_draw(self, action: Action) -> list[Event]:
@@ -170,9 +189,17 @@ class TableMeldState(Hooks, GameState):
     # -- phase: play ------------------------------------------------------------------------
 
     def _legal_play(self) -> list[Action]:
+        # Built in the order of Action.sort_key (discard < lay_off < meld < swap_joker,
+        # then card and meld id), so the base need not sort: see SORT_LEGAL.
         seat = self._seat()
         hand = self.hands[seat]
         moves: list[Action] = []
+        if not self.must_place:
+            taken = self.taken
+            moves += [_DISCARDS[c] for c in sorted(set(hand))
+                      if c != taken or hand.count(c) > 1]  # _may_discard
+        if self.may_lay_off(seat) and self.table:
+            moves += self._legal_lay_offs(hand)
         limit = self.melds_per_turn()
         if limit is None or self.melds_this_turn < limit:
             if self.opening_minimum(seat) and not self.has_melded[seat]:
@@ -180,17 +207,24 @@ class TableMeldState(Hooks, GameState):
                     [c for m in a.melds for c in m])]
             else:
                 candidates = self.listed_melds(hand)
-                moves += [Action("meld", cards=m) for m in candidates if self._placement_ok(m)]
-        if self.may_lay_off(seat) and self.table:
-            for card in sorted(set(hand)):
-                if self._placement_ok((card,)):
-                    moves += [Action("lay_off", card=card, meld=m.id) for m in self.table
-                              if self.may_extend(m, card)]
+                moves += [_meld_action(m) for m in candidates if self._placement_ok(m)]
         if self.may_swap_jokers(seat):
             moves += self._legal_swaps(hand)
-        if not self.must_place:
-            moves += [Action("discard", card=c) for c in set(hand) if self._may_discard(c, hand)]
         return moves
+
+    def _legal_lay_offs(self, hand: list[int]) -> list[Action]:
+        held = set(hand)
+        placeable: dict[int, bool] = {}
+        found: list[tuple[int, int]] = []
+        for meld in self.table:
+            for card in self.extension_cards(meld) & held:
+                ok = placeable.get(card)
+                if ok is None:
+                    ok = placeable[card] = self._placement_ok((card,))
+                if ok:
+                    found.append((card, meld.id))
+        found.sort()
+        return [_lay_off_action(card, meld) for card, meld in found]
 
     def _may_discard(self, card: int, hand: list[int]) -> bool:
         """Not the card just taken from the pile; a second copy of it (two packs) may go."""
@@ -201,18 +235,12 @@ class TableMeldState(Hooks, GameState):
         the table this turn: it may never stay in hand, and a turn must never stick."""
         if self.must_place:
             return []
-        moves = []
-        for meld in self.table:
-            if JOKER in meld.cards:
-                for card in set(hand) - {JOKER}:
-                    try:
-                        swap_joker(meld, card, self._seat(), self.meld_rules())
-                    except InvalidMeld:
-                        continue
-                    swap = Action("swap_joker", card=card, meld=meld.id)
-                    if self._joker_can_return(swap):
-                        moves.append(swap)
-        return moves
+        held = set(hand)
+        rules = self.meld_rules()
+        swaps = sorted((card, meld.id) for meld in self.table if JOKER in meld.cards
+                       for card in _swap_cards(meld, rules) & held)
+        moves = [Action("swap_joker", card=card, meld=meld) for card, meld in swaps]
+        return [swap for swap in moves if self._joker_can_return(swap)]
 
     def _joker_can_return(self, swap: Action) -> bool:
         # Play the exchange on a twin with its own hands, table and obligations (an
@@ -227,18 +255,25 @@ class TableMeldState(Hooks, GameState):
 
     def _placement_ok(self, cards: tuple[int, ...] | list[int]) -> bool:
         """Whether laying ``cards`` leaves a way to finish the turn, and meets any obligation."""
-        if self.must_place and not set(self.must_place) & set(cards):
+        owed = self.must_place
+        if owed and not set(owed) & set(cards):
             return False
-        left, owed = list(self.hands[self._seat()]), list(self.must_place)
-        for c in cards:
-            left.remove(c)
-            if c in owed:
-                owed.remove(c)
+        hand = self.hands[self._seat()]
+        left = len(hand) - len(cards)
+        if left > 1:
+            # two cards left: one of them is not the card just taken from the pile, or
+            # both are copies of it, and a copy may go
+            return True
         if not left:
             return not self.final_discard_required()
         # keeping only the card just taken from the pile would leave no legal discard (a
         # card still owed to the table is placed first, and checked then)
-        return any(self._may_discard(c, left) for c in left) or bool(owed)
+        kept, still_owed = list(hand), list(owed)
+        for c in cards:
+            kept.remove(c)
+            if c in still_owed:
+                still_owed.remove(c)
+        return kept[0] != self.taken or bool(still_owed)
 
     def _apply_play(self, action: Action) -> list[Event]:
         seat = self._seat()

@@ -36,5 +36,6 @@ def game_entry(game: Descriptor) -> dict[str, Any]:
         "express": dict(options.EXPRESS),
         "options": options.describe(),
         "partnerships": game.partnerships,
+        "seat_notes": {str(players): note for players, note in game.seat_notes},
         "teams": {str(players): game.teams(players) for players in game.players},
     }

@@ -49,7 +49,6 @@ export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 // -- display orders (not rules) ---------------------------------------------------------------
 
 const RANKS = "A23456789TJQK";
-export const SUITS = "cdhs";
 const SUIT_ORDER = "cdsh"; // display: black, red, black, red
 const rankOf = (code) => (isJoker(code) ? 99 : RANKS.indexOf(parseCard(code).rank));
 const suitOf = (code) => (isJoker(code) ? 9 : SUIT_ORDER.indexOf(parseCard(code).suit));
@@ -57,7 +56,6 @@ const suitOf = (code) => (isJoker(code) ? 9 : SUIT_ORDER.indexOf(parseCard(code)
 /** By suit then rank, or by rank then suit; jokers last. */
 export const bySuit = (a, b) => suitOf(a) - suitOf(b) || rankOf(a) - rankOf(b);
 export const byRank = (a, b) => rankOf(a) - rankOf(b) || suitOf(a) - suitOf(b);
-export const suitGroup = (code) => (isJoker(code) ? "j" : parseCard(code).suit);
 
 // -- Indian Rummy's wild rank -------------------------------------------------------------------
 

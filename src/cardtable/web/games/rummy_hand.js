@@ -16,7 +16,7 @@ import { h, replace } from "../dom.js";
 import { draggable } from "../drag.js";
 import { handOrder, setHandOrder } from "../state.js";
 import { Arrangement } from "./indian_groups.js";
-import { byRank, bySuit, codeOfKey, INDIAN_DECK, isWild, keyed, MELD_DECK } from "./rummy_cards.js";
+import { Bag, byRank, bySuit, codeOfKey, INDIAN_DECK, isWild, keyed, MELD_DECK } from "./rummy_cards.js";
 
 /** Where a card dropped at `point` goes among `others` (the cards overlap: their left strips show). */
 function dropIndex(others, point) {
@@ -130,15 +130,9 @@ export class MeldHand extends HandBase {
 
   /** Keep the player's order, counting copies; new cards go to the end. */
   syncOrder(cards) {
-    const left = new Map();
-    for (const c of cards) left.set(c, (left.get(c) || 0) + 1);
-    const take = (c) => {
-      const n = left.get(c) || 0;
-      if (n) left.set(c, n - 1);
-      return n > 0;
-    };
-    const kept = this.order.filter(take);
-    this.order = [...kept, ...cards.filter(take)];
+    const held = new Bag(cards);
+    const kept = this.order.filter((c) => held.take(c));
+    this.order = [...kept, ...cards.filter((c) => held.take(c))];
     if (this.sorted) this.order.sort(this.sorted === "rank" ? byRank : bySuit);
   }
 
@@ -169,13 +163,8 @@ export class MeldHand extends HandBase {
     this.keepFocusPlace(oldIndex);
     this.cardsEl.dataset.count = String(this.shown.length);
     // A card that must be used is marked once, even if a second copy is held.
-    const must = new Map();
-    for (const c of marks.must) must.set(c, (must.get(c) || 0) + 1);
-    const mustKeys = new Set(this.shown.filter(({ code }) => {
-      const n = must.get(code) || 0;
-      if (n) must.set(code, n - 1);
-      return n > 0;
-    }).map((c) => c.key));
+    const must = new Bag(marks.must);
+    const mustKeys = new Set(this.shown.filter(({ code }) => must.take(code)).map((c) => c.key));
     let suit = null;
     replace(this.cardsEl, this.shown.map((card) => {
       const starts = suit !== null && card.code.slice(-1) !== suit;

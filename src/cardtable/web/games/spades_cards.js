@@ -1,14 +1,19 @@
 // Spades' cards on top of cards.js: the Big and Little Joker (the jokers
-// option makes them the two top trumps; the view calls both "Jk" and says
-// which is which in `jokers` / a play's `joker`), and the display order of a
-// hand: suits alternating red and black, spades (trumps) on the right, aces high.
+// option makes them the two top trumps; the view names the Little "Jk" and the
+// Big "Bj", and says it in words too in `jokers` / a play's `joker`), and the
+// display order of a hand: suits alternating red and black, spades (trumps) on
+// the right, aces high.
 
 import { cardBack, cardFace, cardName, cardShort, parseCard } from "../cards.js";
 import { svg } from "../dom.js";
 
 export { cardBack };
 
-export const isJoker = (code) => String(code) === "Jk";
+const BIG = "Bj";
+export const isJoker = (code) => String(code) === "Jk" || String(code) === BIG;
+
+/** "big" or "little": the view's word for a joker if it gave one, else its name says it. */
+const kindOf = (code, joker) => joker || (String(code) === BIG ? "big" : "little");
 
 const W = 100;
 const H = 140;
@@ -45,19 +50,19 @@ function jokerFace(kind, compact) {
     }, big ? "BIG" : "LITTLE")));
 }
 
-/** The face of any card; `joker` is "big" / "little" for a "Jk". */
+/** The face of any card; `joker` ("big" / "little") may say which joker it is. */
 export function face(code, joker, opts = {}) {
-  return isJoker(code) ? jokerFace(joker, Boolean(opts.compact)) : cardFace(code, opts);
+  return isJoker(code) ? jokerFace(kindOf(code, joker), Boolean(opts.compact)) : cardFace(code, opts);
 }
 
 /** "7 of hearts", "big joker". */
 export function nameOf(code, joker) {
-  return isJoker(code) ? `${joker === "big" ? "big" : joker === "little" ? "little" : ""} joker`.trim() : cardName(code);
+  return isJoker(code) ? `${kindOf(code, joker)} joker` : cardName(code);
 }
 
-/** "7♥", "Big Jk". */
+/** "7♥", "Big joker". */
 export function shortOf(code, joker) {
-  return isJoker(code) ? `${joker === "big" ? "Big" : "Little"} joker` : cardShort(code);
+  return isJoker(code) ? `${kindOf(code, joker) === "big" ? "Big" : "Little"} joker` : cardShort(code);
 }
 
 const SUIT_ORDER = "dchs"; // red, black, red, black: neighbours never share a colour
@@ -65,7 +70,7 @@ const RANK_ORDER = "23456789TJQKA";
 
 /** Sort key: suit group, then rank; jokers after the spades (little, then big). */
 export function displayKey(code, joker) {
-  if (isJoker(code)) return 4 * 20 + (joker === "big" ? 1 : 0);
+  if (isJoker(code)) return 4 * 20 + (kindOf(code, joker) === "big" ? 1 : 0);
   const { rank, suit } = parseCard(code);
   return SUIT_ORDER.indexOf(suit) * 20 + RANK_ORDER.indexOf(rank);
 }
@@ -74,14 +79,15 @@ export function displayKey(code, joker) {
 export const groupOf = (code) => (isJoker(code) ? "s" : parseCard(code).suit);
 
 /**
- * The hand as {code, joker, key} in display order; `key` tells apart two cards
- * with the same code (the two jokers) so a selection or the focus can follow them.
+ * The hand as {code, joker, key} in display order (`jokers` names the hand's jokers in
+ * the order listed); `key` stays unique whatever comes, so a selection or the focus
+ * can follow a card.
  */
 export function orderHand(cards, jokers) {
   const kinds = [...(jokers || [])];
   let j = 0;
   const list = (cards || []).map((code) => {
-    const joker = isJoker(code) ? kinds[j++] || "little" : null;
+    const joker = isJoker(code) ? kindOf(code, kinds[j++]) : null;
     return { code, joker, key: joker ? `Jk-${joker}` : code };
   });
   // Two jokers of one kind cannot happen, but keep keys unique whatever comes.

@@ -8,7 +8,7 @@ from functools import lru_cache
 from ...api import JSON, Action, Event
 from ...cards import deck, parse
 from ...melds import Meld, MeldRules, make_meld
-from ...tablemelds import Phase, TableMeld, TableMeldState, candidate_melds
+from ...tablemelds import Phase, TableMeld, TableMeldState, candidate_melds, extension_cards
 from .options import Options
 from .values import joker_problem, melding_points, penalty
 
@@ -74,7 +74,7 @@ class RommeState(TableMeldState):
     # -- meld rules and values ------------------------------------------------------------
 
     def meld_rules(self) -> MeldRules:
-        return MeldRules(ace_high=True, around_corner=self.options.king_ace_two)
+        return _AROUND_THE_CORNER if self.options.king_ace_two else _ACE_HIGH
 
     def max_jokers_per_listed_meld(self) -> int:
         # two jokers in one listed meld (7h Jk Jk) is legal by default; three is never wise
@@ -84,9 +84,14 @@ class RommeState(TableMeldState):
         return joker_problem(self.options.joker_limit, meld)
 
     def listed_melds(self, hand: Sequence[int]) -> list[tuple[int, ...]]:
-        # legal_actions and every view of the seat to act list the same hand's melds
-        return list(_listed(tuple(sorted(hand)), self.meld_rules(),
-                            self.max_jokers_per_listed_meld(), self.options.joker_limit))
+        rules, limit = self.meld_rules(), self.options.joker_limit
+        found = candidate_melds(hand, rules, self.max_jokers_per_listed_meld())
+        if limit == "none":  # candidates are melds, and the rule asks nothing of them
+            return found
+        return [m for m in found if _allowed(m, rules, limit)]
+
+    def extension_cards(self, meld: TableMeld) -> frozenset[int]:
+        return _extension_cards(meld, self.meld_rules(), self.options.joker_limit)
 
     def card_value(self, card: int) -> int:
         return penalty([card], self.options.joker_penalty, self.options.ace_penalty)
@@ -192,12 +197,19 @@ class RommeState(TableMeldState):
         return {**super().result(), "eliminated": list(self.eliminated)}
 
 
-@lru_cache(maxsize=4096)
-def _listed(hand: tuple[int, ...], rules: MeldRules, max_jokers: int,
-            limit: str) -> tuple[tuple[int, ...], ...]:
-    """``Hooks.listed_melds`` with Rommé's ``meld_problem``: a pure function of the hand."""
-    return tuple(m for m in candidate_melds(hand, rules, max_jokers)
-                 if joker_problem(limit, make_meld(m, rules)) is None)
+_ACE_HIGH = MeldRules(ace_high=True)
+_AROUND_THE_CORNER = MeldRules(ace_high=True, around_corner=True)
+
+
+@lru_cache(maxsize=8192)  # the candidate melds of the hands a match meets
+def _allowed(cards: tuple[int, ...], rules: MeldRules, limit: str) -> bool:
+    """Whether a candidate meld keeps the ``joker_limit``: Rommé's ``meld_problem``."""
+    return joker_problem(limit, make_meld(cards, rules)) is None
+
+
+@lru_cache(maxsize=4096)  # a table's melds, asked at every position until they change
+def _extension_cards(meld: TableMeld, rules: MeldRules, limit: str) -> frozenset[int]:
+    return extension_cards(meld, rules, lambda longer: joker_problem(limit, longer))
 
 
 __all__ = ["NAME", "Phase", "RommeState"]

@@ -120,18 +120,19 @@ class Rummy500State(TableMeldState):
     def _legal_draw(self) -> list[Action]:
         seat = self._seat()
         hand = self.hands[seat]
-        moves = []
-        if self.stock or (self.stock_policy() == "shuffle" and self.discard):
-            moves.append(_DRAW_STOCK)  # an empty stock is reshuffled from the pile first
+        moves = []  # sorted: the pickups by depth, then the stock or a pass
         meld_only = self.options.pickup_use == "new_meld"
+        layable = self._layable()
         for depth in range(1, len(self.discard) + 1):
             taken = self.discard[-depth:]
             if depth == 1 and not self.must_use_top_discard():
                 moves.append(_DRAW_DISCARD)
-            elif self.usable(taken[0], [*hand, *taken], meld_only=meld_only,
-                             taken=taken[0] if depth == 1 else None):
+            elif self._usable(taken[0], [*hand, *taken], meld_only, taken[0] if depth == 1
+                              else None, layable):
                 moves.append(_DRAW_DISCARD if depth == 1 else Action("draw_discard", number=depth))
-        if moves and _DRAW_STOCK not in moves:
+        if self.stock or (self.stock_policy() == "shuffle" and self.discard):
+            moves.append(_DRAW_STOCK)  # an empty stock is reshuffled from the pile first
+        elif moves:
             moves.append(_PASS)  # the stock is out: he may decline, which ends the hand
         return moves
 
@@ -151,20 +152,30 @@ class Rummy500State(TableMeldState):
         must still let the turn end (``taken``: a card that may not be
         discarded this turn, though its twin from the other pack may).
         """
-        def finishes(placed: Sequence[int]) -> bool:
-            left = Counter(pool) - Counter(placed)
-            if not left:
-                return not self.final_discard_required()
-            return any(c != taken or n > 1 for c, n in left.items())  # a twin may go
+        return self._usable(card, pool, meld_only, taken, self._layable())
 
+    def _layable(self) -> frozenset[int]:
+        """Every card that may be laid off on the table now (one set for all pickups)."""
+        return frozenset().union(*map(self.extension_cards, self.table))
+
+    def _usable(self, card: int, pool: Sequence[int], meld_only: bool, taken: int | None,
+                layable: frozenset[int]) -> bool:
+        def finishes(placed: Sequence[int]) -> bool:
+            # ``placed`` comes from ``pool``; two cards left always leave a discard (one
+            # is not ``taken``, or both are copies of it and a twin may go)
+            left = len(pool) - len(placed)
+            if left != 1:
+                return left > 1 or not self.final_discard_required()
+            kept = Counter(pool) - Counter(placed)
+            return any(c != taken or n > 1 for c, n in kept.items())
+
+        if not meld_only and card in layable and finishes([card]):
+            return True
         # Only cards of its rank or suit, and jokers, can meld with it: a short list
         # even when a deep pickup has filled the hand.
         near = [c for c in pool if card >= JOKER or c >= JOKER
                 or c % 13 == card % 13 or c // 13 == card // 13]
-        if any(card in meld and finishes(meld) for meld in self.listed_melds(near)):
-            return True
-        return not meld_only and finishes([card]) and any(
-            self.may_extend(m, card) for m in self.table)
+        return any(card in meld and finishes(meld) for meld in self.listed_melds(near))
 
     def _legal_play(self) -> list[Action]:
         moves = super()._legal_play()

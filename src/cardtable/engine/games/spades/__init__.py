@@ -76,8 +76,9 @@ from .state import SpadesState
 
 DESCRIPTOR = register(Descriptor(SpadesState, title="Spades", players=(4, 3, 2),
                         bot="cardtable.bots.spades_bot", order=6,
-                        partnerships=4, turn_of_several_moves=False, stock_draw=None,
-                        timeout="bot"))
+                        partnerships=4,
+                        seat_notes=((4, "partners"), (3, "cutthroat"), (2, "two-handed")),
+                        turn_of_several_moves=False, stock_draw=None, timeout="bot"))
 PLAYERS = DESCRIPTOR.players
 
 

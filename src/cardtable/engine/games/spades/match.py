@@ -7,7 +7,9 @@ and :class:`~.state.SpadesState` puts them together.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
+from itertools import combinations
 
 from ...api import JSON, Action, Event
 from ...cards import BIG_JOKER, JOKER, format_cards, str_card
@@ -17,8 +19,10 @@ from .options import Options
 from .phase import Phase
 from .scoring import match_winner, side_score
 from .tricks import (
-    BIG_JOKER,
-    is_spade,
+    FIRST_SPADE,
+    NAME_OF,
+    SUIT_BOUNDS,
+    SUIT_OF,
     name_big_joker,
     opening_card,
     pack,
@@ -34,6 +38,25 @@ _PLAY = [Action("play", card=c) for c in range(BIG_JOKER + 1)]
 _BID = [Action("bid", number=n) for n in range(18)]
 _BLIND_NIL, _LOOK, _DEAL = Action("blind_nil"), Action("look"), Action("deal")
 _KEEP, _REJECT = Action("keep"), Action("reject")
+
+
+def _play_event(seat: int, c: int) -> Event:
+    data: dict[str, JSON] = {"card": NAME_OF[c]}
+    if c >= JOKER:
+        data["joker"] = "big" if c == BIG_JOKER else "little"
+    return Event("play", seat, data)
+
+
+# Every play of a seat is one of 54 events, built once (an Event's fields are frozen and
+# its readers copy them: ``Event.view``); a play is the move of almost every turn.
+_PLAY_EVENTS = [[_play_event(seat, c) for c in range(BIG_JOKER + 1)] for seat in range(4)]
+
+
+@lru_cache(maxsize=256)  # per options, partner's bid (or None) and hand size: a few dozen
+def _bid_menu(options: Options, partner_bid: int | None, hand_size: int,
+              partnership: bool) -> tuple[Action, ...]:
+    return tuple(_BID[n] for n in range(hand_size + 1)
+                 if bid_allowed(n, partner_bid, hand_size, options, partnership))
 
 
 @lru_cache(maxsize=2048)  # pairs of the 54 cards: 1,431 at most
@@ -82,7 +105,8 @@ class SpadesRules(GameState):
     def _deal(self) -> None:
         n = self.players
         self.hand_number += 1
-        cards, self.removed, self.jokers = pack(self.options, n)
+        cards, removed, self.jokers = pack(self.options, n)
+        self.removed = list(removed)
         order = name_big_joker(self._chance.deck(cards))
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.stock: list[int] = []
@@ -105,8 +129,8 @@ class SpadesRules(GameState):
             self.phase = Phase.DRAW
             return
         dealt = self.hand_size * n
-        for i, c in enumerate(order[:dealt]):
-            self.hands[(self.dealer + 1 + i) % n].append(c)
+        for i in range(n):  # singly from the dealer's left: seat dealer+1+i takes every n-th
+            self.hands[(self.dealer + 1 + i) % n] = order[i:dealt:n]
         self.aside = order[dealt:]
         self._start_bidding()
 
@@ -194,8 +218,7 @@ class SpadesRules(GameState):
         seat = self._seat()
         partner = self.partner_of(seat)
         partner_bid = None if partner is None else self.bids[partner]
-        return [_BID[n] for n in range(self.hand_size + 1)
-                if bid_allowed(n, partner_bid, self.hand_size, self.options, self.partnership)]
+        return list(_bid_menu(self.options, partner_bid, self.hand_size, self.partnership))
 
     def _apply_bid(self, action: Action) -> list[Event]:
         seat = self._seat()
@@ -222,8 +245,7 @@ class SpadesRules(GameState):
     # -- phase: exchange after a blind nil ----------------------------------------------
 
     def _legal_exchange(self) -> list[Action]:
-        hand = sorted(self.hands[self._seat()])
-        return [_pass_cards((a, b)) for i, a in enumerate(hand) for b in hand[i + 1:]]
+        return list(map(_pass_cards, combinations(sorted(self.hands[self._seat()]), 2)))
 
     def _apply_exchange(self, action: Action) -> list[Event]:
         giver, receiver = self.exchanges.pop(0)
@@ -261,29 +283,45 @@ class SpadesRules(GameState):
                         options=self.options, opening=self.opening)
 
     def _legal_play(self) -> list[Action]:
-        return [_PLAY[c] for c in sorted(self.playable(self._seat()))]
+        # Past the first trick's special rules the menu is a slice of the sorted hand (a
+        # suit is one stretch of card ints): the suit led, or all but the spades, or all.
+        seat = self._seat()
+        trick = self.trick
+        if self.tricks or (trick and self.options.first_trick == "any"):
+            hand = sorted(self.hands[seat])
+            if trick:
+                low, high = SUIT_BOUNDS[SUIT_OF[trick[0][1]]]
+                follow = hand[bisect_left(hand, low):bisect_left(hand, high)]
+            elif self.options.spade_breaking and not self.broken:
+                follow = hand[:bisect_left(hand, FIRST_SPADE)]
+            else:
+                follow = hand
+            return list(map(_PLAY.__getitem__, follow or hand))
+        return [_PLAY[c] for c in sorted(self.playable(seat))]
 
     def _apply_play(self, action: Action) -> list[Event]:
         seat = self._seat()
-        assert action.card is not None
         played = action.card
+        assert played is not None
         self.hands[seat].remove(played)
-        for known in self.given:
-            known.discard(played)
-        self.trick.append((seat, played))
-        self.broken = self.broken or is_spade(played)
-        data: dict[str, JSON] = {"card": str_card(played)}
-        if played >= JOKER:
-            data["joker"] = "big" if played == BIG_JOKER else "little"
-        events = [Event("play", seat, data)]
-        if len(self.trick) < self.players:
+        given = self.given
+        if any(given):  # only after a blind nil exchange
+            for known in given:
+                known.discard(played)
+        trick = self.trick
+        trick.append((seat, played))
+        if played >= FIRST_SPADE:
+            self.broken = True
+        events = [_PLAY_EVENTS[seat][played]]
+        if len(trick) < self.players:
             self.to_act = (seat + 1) % self.players
             return events
-        winner = trick_winner(self.trick)
+        winner = trick_winner(trick)
         self.tricks_won[winner] += 1
-        self.tricks.append((self.trick[0][0], self.trick, winner))
-        events.append(Event("trick", winner, {"cards": format_cards(
-            c for _, c in self.trick).split(), "leader": self.trick[0][0]}))
+        leader = trick[0][0]
+        self.tricks.append((leader, trick, winner))
+        events.append(Event("trick", winner, {"cards": [NAME_OF[c] for _, c in trick],
+                                              "leader": leader}))
         self.trick = []
         if self.hands[winner]:
             self.to_act = winner

@@ -14,7 +14,7 @@ A bid of 0 is Nil; ``blind`` marks the nil bids that were blind.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from ...api import JSON
 from .options import Options
@@ -40,7 +40,11 @@ class SideScore:
         return self.contract_points + self.nil_points + self.bag_points + self.penalty
 
     def to_json(self) -> dict[str, JSON]:
-        return {**asdict(self), "points": self.points}
+        # The fields in their order, then the total (``asdict`` would copy recursively).
+        return {"contract": self.contract, "contract_tricks": self.contract_tricks,
+                "contract_points": self.contract_points, "nil_points": self.nil_points,
+                "bags": self.bags, "bag_points": self.bag_points, "penalty": self.penalty,
+                "bags_after": self.bags_after, "points": self.points}
 
 
 def side_score(bids: Sequence[int], tricks: Sequence[int], bags: int, options: Options,

@@ -17,6 +17,7 @@ the Little Joker ``Jk`` (:data:`LITTLE_JOKER`, the codec's joker) and the Big Jo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from ...cards import BIG_JOKER, JOKER, card, str_card
 from .options import Options
@@ -27,6 +28,17 @@ LITTLE_JOKER = JOKER
 _REMOVED_FOR_JOKERS = {"remove_2c_2d": ("2c", "2d"), "remove_2h_2d": ("2h", "2d")}
 _THREE_PLAYER_CARD = {"two_of_clubs": "2c", "two_of_diamonds": "2d", "two_of_hearts": "2h"}
 _THREE_PLAYER_FALLBACK = ("2c", "2d", "2h")
+
+
+# Tables of the hot paths (a trick's winner, a hand's legal plays): one index, no call.
+SUIT_OF: tuple[int, ...] = tuple(SPADES if c >= JOKER else c // 13 for c in range(BIG_JOKER + 1))
+POWER_OF: tuple[int, ...] = tuple(13 + c - JOKER if c >= JOKER else (c % 13 - 1) % 13
+                                  for c in range(BIG_JOKER + 1))
+NAME_OF: tuple[str, ...] = tuple(str_card(c) for c in range(BIG_JOKER + 1))
+FIRST_SPADE = 39
+"""The cards of a suit are one stretch of ints (the jokers, spades, come after the As..Ks),
+so a sorted hand holds each suit as one slice: ``SUIT_BOUNDS[suit]`` is its (low, high)."""
+SUIT_BOUNDS = ((0, 13), (13, 26), (26, FIRST_SPADE), (FIRST_SPADE, BIG_JOKER + 1))
 
 
 def suit_of(c: int) -> int:
@@ -45,7 +57,8 @@ def is_spade(c: int) -> bool:
     return suit_of(c) == SPADES
 
 
-def pack(options: Options, players: int) -> tuple[list[int], list[int], int]:
+@lru_cache(maxsize=64)  # one entry per options and player count: a few at a time
+def pack(options: Options, players: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """(cards to shuffle, cards taken out face up, jokers) for a deal.
 
     Jokers replace two deuces.  Three players need 51 cards: the chosen card
@@ -64,7 +77,7 @@ def pack(options: Options, players: int) -> tuple[list[int], list[int], int]:
                 removed.append(card(name))
                 break
     cards = [c for c in cards if c not in removed] + [JOKER] * jokers
-    return cards, removed, jokers
+    return tuple(cards), tuple(removed), jokers
 
 
 def name_big_joker(order: list[int]) -> list[int]:
@@ -80,13 +93,18 @@ def name_big_joker(order: list[int]) -> list[int]:
 
 def trick_winner(plays: Sequence[tuple[int, int]]) -> int:
     """The seat that wins a trick of (seat, card) plays, the first play being the lead."""
-    led = suit_of(plays[0][1])
-
-    def strength(play: tuple[int, int]) -> tuple[int, int]:
-        suit = suit_of(play[1])
-        return (2 if suit == SPADES else 1 if suit == led else 0), power(play[1])
-
-    return max(plays, key=strength)[0]
+    # The best play so far is of the suit led or a spade, so a card beats it by being
+    # higher in its suit, or a spade over a card of the suit led (one pass, no key tuples).
+    winner, best = plays[0]
+    best_suit = SUIT_OF[best]
+    for seat, c in plays:
+        suit = SUIT_OF[c]
+        if suit == best_suit:
+            if POWER_OF[c] > POWER_OF[best]:
+                winner, best = seat, c
+        elif suit == SPADES:
+            winner, best, best_suit = seat, c, SPADES
+    return winner
 
 
 def opening_card(hands: Iterable[Sequence[int]]) -> int | None:
@@ -139,6 +157,7 @@ def display_key(c: int) -> tuple[int, int]:
     return suit_of(c), power(c)
 
 
-__all__ = ["BIG_JOKER", "CLUBS", "DIAMONDS", "HEARTS", "LITTLE_JOKER", "SPADES", "display_key",
-           "is_spade", "name_big_joker", "opening_card", "pack", "playable", "power",
-           "str_card", "suit_of", "trick_winner"]
+__all__ = ["BIG_JOKER", "CLUBS", "DIAMONDS", "FIRST_SPADE", "HEARTS", "LITTLE_JOKER", "NAME_OF",
+           "POWER_OF", "SPADES", "SUIT_BOUNDS", "SUIT_OF", "display_key", "is_spade",
+           "name_big_joker", "opening_card", "pack", "playable", "power", "str_card", "suit_of",
+           "trick_winner"]
