@@ -23,10 +23,13 @@ Action('deal')
 
 from __future__ import annotations
 
+from functools import partial
+
 from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER, deadwood_value
-from cardtable.engine.games.romme.values import melding_points
+from cardtable.engine.games.romme.values import joker_problem, melding_points
 from cardtable.engine.melds import InvalidMeld, MeldRules, make_meld
+from cardtable.engine.tablemelds.table import MeldProblem
 
 from . import tablemeld_bot
 from .tablemeld_eval import Evaluator, Plan
@@ -60,6 +63,10 @@ class RommeJudgement(Judgement):
 
     def can_lay_off(self, seen: Seen) -> bool:
         return seen.melded[seen.seat]
+
+    def meld_problem(self, seen: Seen) -> MeldProblem | None:
+        limit = str(seen.options.get("joker_limit", "none"))
+        return None if limit == "none" else partial(joker_problem, limit)
 
     def stock_ends_hand(self, seen: Seen) -> bool:
         return bool(seen.options.get("stock_exhausted") == "end_hand")

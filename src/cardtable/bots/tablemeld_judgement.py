@@ -16,7 +16,8 @@ from typing import Any
 
 from cardtable.engine.cards import JOKER, deadwood_value, parse
 from cardtable.engine.melds import MeldRules
-from cardtable.engine.tablemelds import TableMeld, fits
+from cardtable.engine.tablemelds import TableMeld, extension_cards
+from cardtable.engine.tablemelds.table import MeldProblem
 
 from .tablemeld_eval import CARDS, Evaluator, Plan, Weights
 
@@ -181,20 +182,15 @@ class Judgement:
             live[c] -= 0.5 if self.pile_live else 1
         return [max(0.0, x) for x in live]
 
+    def meld_problem(self, seen: Seen) -> MeldProblem | None:
+        """The game's house rule on melds (its state's ``meld_problem``), if it has one."""
+        return None
+
     def layable(self, seen: Seen, rules: MeldRules) -> tuple[int, ...]:
         """How many copies of each card could be laid off on the table as it is."""
         counts = [0] * CARDS
+        problem = self.meld_problem(seen)
         for meld in seen.table:
-            for c in _edge_cards(meld, rules):
-                if fits(meld, c, rules):
-                    counts[c] += 1
+            for c in extension_cards(meld, rules, problem):
+                counts[c] += 1
         return tuple(counts)
-
-
-def _edge_cards(meld: TableMeld, rules: MeldRules) -> list[int]:
-    """The cards that could extend ``meld``: missing suits of a set, the ends of a run."""
-    first = meld.stands_for[0]
-    if meld.kind == "set":
-        return [s * 13 + first % 13 for s in range(4)] + [JOKER]
-    low, suit = first % 13, first // 13
-    return [suit * 13 + (low - 1) % 13, suit * 13 + (low + len(meld.cards)) % 13, JOKER]

@@ -85,8 +85,7 @@ class Descriptor:
 
     @property
     def Phase(self) -> Any:
-        found = getattr(self.state, "Phase", None)
-        return found if found is not None else _legacy_module(self.state).Phase
+        return self.state.Phase
 
     @property
     def PLAYERS(self) -> tuple[int, ...]:
@@ -103,9 +102,6 @@ class Descriptor:
         if rng is None:
             raise ValueError("new_match needs an rng: secrets.SystemRandom() live, "
                              "random.Random(seed) in tests")
-        legacy = _legacy_module(self.state)
-        if legacy is not None:
-            return legacy.new_match(options, players, rng)  # type: ignore[no-any-return]
         return self.state.start(options, players, rng)
 
     def replay(self, record: Mapping[str, JSON], rng: Rng | None = None) -> GameState:
@@ -115,9 +111,6 @@ class Descriptor:
             raise ValueError(f"not a {self.name} record")
         if record.get("players", self.players[0]) not in self.players:
             raise ValueError(f"a {self.name} record needs {_counts(self.players)} players")
-        legacy = _legacy_module(self.state)
-        if legacy is not None:
-            return legacy.replay(record, rng)  # type: ignore[no-any-return]
         return self.state.from_record({"players": self.players[0], **record}, rng)
 
     # -- the questions the server and the bots ask -------------------------------------
@@ -142,13 +135,6 @@ class Descriptor:
     def is_stock_draw(self, action: Mapping[str, JSON]) -> bool:
         """Whether ``action`` (JSON) takes the top card of the stock."""
         return self.stock_draw is not None and action.get("type") == self.stock_draw
-
-
-def _legacy_module(state: type[Any]) -> Any:
-    """A game still on its own plumbing (while issue 13 moves the games to the base)."""
-    if issubclass(state, GameState):
-        return None
-    return importlib.import_module(state.__module__)
 
 
 def _counts(players: Sequence[int]) -> str:

@@ -1,11 +1,12 @@
 """All-or-nothing ``apply``: a state that raised is put back as it was.
 
 OpenSpiel splits ``ApplyAction`` (checks) from ``DoApplyAction`` (the rule);
-here the checks raise before anything changes, and the rule runs inside
-:func:`roll_back`'s guard: whatever it raises (a bug, a failed assertion, a
-``MemoryError``), the state is rebuilt as it was before the action and the
-error goes on to the caller.  Nothing is copied on the happy path, so
-playouts pay nothing for the guarantee; the rare failure pays a replay.
+here the checks raise before anything changes, and the rule runs under a guard
+(:meth:`GameState.apply_unchecked <cardtable.engine.state.GameState.apply_unchecked>`):
+whatever it raises (a bug, a failed assertion, a ``MemoryError``), :func:`roll_back`
+rebuilds the state as it was before the action and the error goes on to the caller.
+Nothing is copied on the happy path, so playouts pay nothing for the guarantee; the
+rare failure pays a replay.
 
 A state is rebuilt from where it began plus its actions so far, with the
 chance outcomes it drew replayed and later ones from the same live rng:
@@ -22,7 +23,7 @@ import copy
 import dataclasses
 import enum
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from .api import JSON, Action, Chance
 
@@ -30,7 +31,6 @@ _NOT_COPIED = frozenset({"_chance", "_origin", "_legal", "_legal_ids"})
 _FLAT = frozenset({"_actions"})
 """Fields that are lists of immutable values by the base's contract: copied with ``list``,
 without looking at each element (the actions of a long match run to thousands)."""
-R = TypeVar("R")
 _ATOMS = (int, float, str, bytes, bool, type(None), enum.Enum, frozenset, Action)
 _SHARED: set[type] = {int, float, str, bytes, bool, type(None), frozenset, Action}
 """Every type seen so far whose values :func:`structural_copy` shares: a container holding
@@ -125,19 +125,6 @@ def mark_origin(state: Any) -> None:
     state._origin = Origin(copy_fields(state), len(state._actions))
 
 
-def run(state: Any, rule: Callable[..., R], action: Action, *args: Any) -> R:
-    """Append ``action`` and run ``rule(state, action, *args)``; if anything raises,
-    roll back."""
-    actions, outcomes = len(state._actions), len(state._chance.outcomes)
-    state._legal = None
-    state._actions.append(action)
-    try:
-        return rule(state, action, *args)
-    except BaseException:
-        roll_back(state, actions, outcomes)
-        raise
-
-
 def roll_back(state: Any, actions: int, outcomes: int) -> None:
     """Put ``state`` back to its first ``actions`` actions and ``outcomes`` chance outcomes."""
     chance: Chance = state._chance
@@ -148,11 +135,7 @@ def roll_back(state: Any, actions: int, outcomes: int) -> None:
         record = {"game": state.NAME, "options": state.options.to_dict(),
                   "players": state.players, "chance": drawn,
                   "actions": [a.to_json() for a in played]}
-        from_record = getattr(type(state), "from_record", None)
-        if from_record is None:  # a game not yet on the shared base (issue 13, in passing)
-            from .registry import get_game
-            from_record = get_game(state.NAME).replay
-        rebuilt = from_record(record, chance.rng)
+        rebuilt = type(state).from_record(record, chance.rng)
     else:  # rebuilt aside, like a match, so the state is never seen half-restored
         rebuilt = object.__new__(type(state))
         rebuilt.__dict__.update(structural_copy(origin.fields))

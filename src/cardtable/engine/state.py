@@ -185,12 +185,21 @@ class GameState:
     def apply_unchecked(self, action: Action) -> list[Event]:
         """Play a move taken from :meth:`legal_actions` as it is (playouts and search):
         no legality check; a failing rule still leaves the state as it was."""
-        if self._RULES_DIRECT:
-            return rollback.run(self, self._APPLY_BY_PHASE[self.phase], action)
-        return rollback.run(self, type(self).do_apply, action)
+        rule = self._APPLY_BY_PHASE[self.phase] if self._RULES_DIRECT else type(self).do_apply
+        # The guard of every move: a rule that raises leaves the state as it was.
+        actions = self._actions
+        played, drawn = len(actions), len(self._chance.outcomes)
+        self._legal = None
+        actions.append(action)
+        try:
+            return rule(self, action)
+        except BaseException:
+            rollback.roll_back(self, played, drawn)
+            raise
 
     def do_apply(self, action: Action) -> list[Event]:
-        """The rule of the current phase for a legal ``action`` (under ``rollback.run``)."""
+        """The rule of the current phase for a legal ``action`` (under the rollback guard
+        of :meth:`apply_unchecked`)."""
         return self._APPLY_BY_PHASE[self.phase](self, action)
 
     def _legal_match_over(self) -> list[Action]:

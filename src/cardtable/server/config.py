@@ -151,7 +151,6 @@ class ServerConfig:
             self.data_dir)
 
 
-Settings = ServerConfig  # the old name, until every caller says ServerConfig
 
 
 def game_modules_from_env(environ: Mapping[str, str] | None = None) -> tuple[str, ...]:

@@ -66,23 +66,27 @@ def candidate_melds(hand: Sequence[int], rules: MeldRules = ACE_LOW,
 @lru_cache(maxsize=4096)
 def _listed(naturals: int, jokers: int, rules: MeldRules) -> tuple[tuple[int, ...], ...]:
     found: list[tuple[int, ...]] = []
-    for suit in range(4):
-        in_suit = naturals >> (13 * suit) & 0x1FFF
-        if in_suit:
+    s0, s1, s2, s3 = suits = (naturals & 0x1FFF, naturals >> 13 & 0x1FFF,
+                              naturals >> 26 & 0x1FFF, naturals >> 39)
+    # a run holds at least min_run - jokers naturals of its suit (and one at least)
+    run_naturals = max(1, rules.min_run - jokers)
+    for suit, in_suit in enumerate(suits):
+        if in_suit.bit_count() >= run_naturals:
             found += _suit_runs(suit, in_suit, jokers, rules)
-    ranks = _ranks_with(max(1, rules.min_set - jokers), naturals)
+    ranks = _ranks_in(max(1, rules.min_set - jokers), s0, s1, s2, s3)
     while ranks:
         low = ranks & -ranks
         ranks ^= low
         rank = low.bit_length() - 1
         found += _rank_sets(rank, _rank_suits(naturals >> rank), jokers, rules)
+    if not found:
+        return ()
     # one natural and two jokers is a set and a run: the only melds listed twice
     return tuple(sorted(set(found) if jokers > 1 else found))
 
 
-def _ranks_with(least: int, naturals: int) -> int:
-    """The 13-bit mask of the ranks held in at least ``least`` suits."""
-    s0, s1, s2, s3 = (naturals >> (13 * s) & 0x1FFF for s in range(4))
+def _ranks_in(least: int, s0: int, s1: int, s2: int, s3: int) -> int:
+    """The 13-bit mask of the ranks held in at least ``least`` of the suit masks."""
     if least <= 1:
         return s0 | s1 | s2 | s3
     if least == 2:

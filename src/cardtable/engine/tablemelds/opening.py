@@ -40,36 +40,38 @@ def opening_actions(state: Hooks, hand: list[int]) -> list[Action]:
     # The first melds must be disjoint within the hand: with each card's count in a field
     # of its own (see _counts), one subtraction tells whether the hand still holds a meld.
     # Three nested loops (MAX_OPENING_MELDS) in candidate order list the combinations
-    # sorted, as a depth-first search would.
+    # sorted, as a depth-first search would, and stop at the MAX_OPENINGS-th.
+    n = len(candidates)
     for i, first in enumerate(candidates):
-        if len(found) >= MAX_OPENINGS:
-            break
         if (held | _GUARDS) - needs[i] & _GUARDS != _GUARDS:
             continue
         left1 = held - needs[i]
         total1 = values[i]
         if total1 >= minimum:
             found.append(Action("meld", melds=(first,)))
+            if len(found) == MAX_OPENINGS:
+                return found
         if total1 + 2 * best_from[i + 1] < minimum:
             continue
-        for j in range(i + 1, len(candidates)):
-            if len(found) >= MAX_OPENINGS:
-                break
+        for j in range(i + 1, n):
             if (left1 | _GUARDS) - needs[j] & _GUARDS != _GUARDS:
                 continue
             total2 = total1 + values[j]
             second = candidates[j]
             if total2 >= minimum:
                 found.append(Action("meld", melds=(first, second)))
+                if len(found) == MAX_OPENINGS:
+                    return found
             short = minimum - total2
             if best_from[j + 1] < short:
                 continue
-            left2 = left1 - needs[j]
-            for k in range(j + 1, len(candidates)):
-                if len(found) >= MAX_OPENINGS:
-                    break
-                if values[k] >= short and (left2 | _GUARDS) - needs[k] & _GUARDS == _GUARDS:
-                    found.append(Action("meld", melds=(first, second, candidates[k])))
+            spare = (left1 - needs[j]) | _GUARDS
+            for value, need, third in zip(values[j + 1:], needs[j + 1:], candidates[j + 1:],
+                                          strict=True):
+                if value >= short and spare - need & _GUARDS == _GUARDS:
+                    found.append(Action("meld", melds=(first, second, third)))
+                    if len(found) == MAX_OPENINGS:
+                        return found
     return found
 
 

@@ -16,6 +16,7 @@ obligation is legal only when the card can be used, so a turn never sticks.
 
 from __future__ import annotations
 
+import operator
 import random
 from functools import lru_cache
 from typing import Any
@@ -31,6 +32,8 @@ from .reasons import why_illegal
 from .table import TableMeld, extend, lay, swap_cards, swap_joker
 
 _DRAW_STOCK, _DRAW_DISCARD, _DEAL = Action("draw_stock"), Action("draw_discard"), Action("deal")
+LayOffs = tuple[tuple[tuple[int, Action], ...], frozenset[int]]
+"""The table's lay-offs, (card, move) in the order of the moves, and the cards they take."""
 _DISCARDS = tuple(Action("discard", card=c) for c in range(JOKER + 1))
 """One action object per discard: moves are values, and a position lists a dozen of them."""
 
@@ -96,6 +99,8 @@ class TableMeldState(Hooks, GameState):
         self.discard = [deck[n * size]]
         self.stock = deck[:n * size:-1]  # reversed: pop() takes the card after the upcard
         self.table = []
+        self._meld_memo: dict[int, tuple[TableMeld, tuple[frozenset[int], frozenset[int]]]] = {}
+        self._lay_off_memo: tuple[tuple[TableMeld, ...], LayOffs] = ((), ((), frozenset()))
         self.picked: list[list[int]] = [[] for _ in range(n)]  # taken from the pile, still held
         self.has_melded = [False] * n
         self.laid_earlier = [False] * n  # placed a card in an earlier turn (no "rummy")
@@ -183,8 +188,8 @@ class TableMeldState(Hooks, GameState):
         for meld in self.listed_melds(hand):
             if card in meld and len(hand) - len(meld) >= keep:
                 return True
-        return self.may_lay_off(seat) and len(hand) - 1 >= keep and any(
-            self.may_extend(m, card) for m in self.table)
+        return self.may_lay_off(seat) and len(hand) - 1 >= keep and \
+            card in self._table_lay_offs()[1]
 
     # -- phase: play ------------------------------------------------------------------------
 
@@ -215,20 +220,43 @@ class TableMeldState(Hooks, GameState):
     def _legal_lay_offs(self, hand: list[int]) -> list[Action]:
         held = set(hand)
         placeable: dict[int, bool] = {}
-        found: list[tuple[int, int]] = []
-        for meld in self.table:
-            for card in self.extension_cards(meld) & held:
+        moves = []
+        for card, action in self._table_lay_offs()[0]:
+            if card in held:
                 ok = placeable.get(card)
                 if ok is None:
                     ok = placeable[card] = self._placement_ok((card,))
                 if ok:
-                    found.append((card, meld.id))
-        found.sort()
-        return [_lay_off_action(card, meld) for card, meld in found]
+                    moves.append(action)
+        return moves
+
+    def _table_lay_offs(self) -> LayOffs:
+        """Every lay-off the table takes, as (card, move) sorted by card and meld, and
+        the cards among them; kept while the table lies unchanged (a turn or more)."""
+        table, known = self._lay_off_memo
+        if len(table) == len(self.table) and all(map(operator.is_, table, self.table)):
+            return known
+        pairs = sorted((card, meld.id) for meld in self.table
+                       for card in self._meld_cards(meld)[0])
+        known = (tuple((card, _lay_off_action(card, meld)) for card, meld in pairs),
+                 frozenset(card for card, _ in pairs))
+        self._lay_off_memo = tuple(self.table), known
+        return known
 
     def _may_discard(self, card: int, hand: list[int]) -> bool:
         """Not the card just taken from the pile; a second copy of it (two packs) may go."""
         return card != self.taken or hand.count(card) > 1
+
+    def _meld_cards(self, meld: TableMeld) -> tuple[frozenset[int], frozenset[int]]:
+        """The cards that may be laid off on ``meld`` (:meth:`extension_cards`) and those
+        that would free one of its jokers, kept while the meld lies unchanged: every
+        position of a turn asks them of every meld on the table."""
+        known = self._meld_memo.get(meld.id)
+        if known is not None and known[0] is meld:
+            return known[1]
+        cards = self.extension_cards(meld), _swap_cards(meld, self.meld_rules())
+        self._meld_memo[meld.id] = meld, cards
+        return cards
 
     def _legal_swaps(self, hand: list[int]) -> list[Action]:
         """Joker exchanges, one at a time, each only when the freed joker can go back on
@@ -236,9 +264,8 @@ class TableMeldState(Hooks, GameState):
         if self.must_place:
             return []
         held = set(hand)
-        rules = self.meld_rules()
-        swaps = sorted((card, meld.id) for meld in self.table if JOKER in meld.cards
-                       for card in _swap_cards(meld, rules) & held)
+        swaps = sorted((card, meld.id) for meld in self.table
+                       for card in self._meld_cards(meld)[1] & held)
         moves = [Action("swap_joker", card=card, meld=meld) for card, meld in swaps]
         return [swap for swap in moves if self._joker_can_return(swap)]
 
@@ -250,7 +277,12 @@ class TableMeldState(Hooks, GameState):
         twin.hands = [list(h) for h in self.hands]
         twin.picked = [list(p) for p in self.picked]
         twin.table, twin.must_place = list(self.table), list(self.must_place)
+        twin._meld_memo = dict(self._meld_memo)
         twin._apply_play(swap)
+        if type(twin)._legal_play is TableMeldState._legal_play and twin.may_lay_off(
+                twin._seat()) and twin._placement_ok((JOKER,)) and any(
+                JOKER in twin._meld_cards(m)[0] for m in twin.table):
+            return True  # the shared turn lists that lay-off: no need to list them all
         return bool(twin._legal_play())  # no discard while the joker is owed: a placement
 
     def _placement_ok(self, cards: tuple[int, ...] | list[int]) -> bool:

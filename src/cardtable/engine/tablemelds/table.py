@@ -120,7 +120,7 @@ def extension_cards(meld: TableMeld, rules: MeldRules = ACE_LOW,
 
     >>> from cardtable.engine.cards import parse, format_cards
     >>> format_cards(sorted(extension_cards(lay(1, 0, parse("8h 9h Th")))))
-    '7h Jh'
+    '7h Jh Jk'
     """
     if meld.kind == "set":
         rank = _set_rank(meld)

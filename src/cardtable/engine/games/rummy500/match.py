@@ -156,7 +156,7 @@ class Rummy500State(TableMeldState):
 
     def _layable(self) -> frozenset[int]:
         """Every card that may be laid off on the table now (one set for all pickups)."""
-        return frozenset().union(*map(self.extension_cards, self.table))
+        return self._table_lay_offs()[1]
 
     def _usable(self, card: int, pool: Sequence[int], meld_only: bool, taken: int | None,
                 layable: frozenset[int]) -> bool:

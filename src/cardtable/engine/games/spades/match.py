@@ -23,9 +23,9 @@ from .tricks import (
     NAME_OF,
     SUIT_BOUNDS,
     SUIT_OF,
+    dealt_pack,
     name_big_joker,
     opening_card,
-    pack,
     playable,
     suit_of,
     trick_winner,
@@ -105,7 +105,7 @@ class SpadesRules(GameState):
     def _deal(self) -> None:
         n = self.players
         self.hand_number += 1
-        cards, removed, self.jokers = pack(self.options, n)
+        cards, removed, self.jokers = dealt_pack(self.options, n)
         self.removed = list(removed)
         order = name_big_joker(self._chance.deck(cards))
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -285,7 +285,8 @@ class SpadesRules(GameState):
     def _legal_play(self) -> list[Action]:
         # Past the first trick's special rules the menu is a slice of the sorted hand (a
         # suit is one stretch of card ints): the suit led, or all but the spades, or all.
-        seat = self._seat()
+        seat = self.to_act
+        assert seat is not None  # (not ``_seat()``: this runs on every turn of a playout)
         trick = self.trick
         if self.tricks or (trick and self.options.first_trick == "any"):
             hand = sorted(self.hands[seat])
@@ -300,9 +301,8 @@ class SpadesRules(GameState):
         return [_PLAY[c] for c in sorted(self.playable(seat))]
 
     def _apply_play(self, action: Action) -> list[Event]:
-        seat = self._seat()
-        played = action.card
-        assert played is not None
+        seat, played = self.to_act, action.card
+        assert seat is not None and played is not None
         self.hands[seat].remove(played)
         given = self.given
         if any(given):  # only after a blind nil exchange

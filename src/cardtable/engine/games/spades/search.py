@@ -14,11 +14,10 @@ from collections.abc import Sequence
 
 from .match import SpadesRules
 from .phase import Phase
-from .tricks import CLUBS, SPADES, suit_of
+from .tricks import CLUBS, SPADES, SUIT_OF, suit_of
 
 ALL_SUITS = frozenset(range(4))
 NON_SPADES = frozenset({0, 1, 2})
-_SUBSETS = [frozenset(s for s in range(4) if mask >> s & 1) for mask in range(1, 16)]
 
 
 def shown_voids(state: SpadesRules) -> list[set[int]]:
@@ -48,14 +47,31 @@ def shown_voids(state: SpadesRules) -> list[set[int]]:
     return voids
 
 
-def _feasible(counts: Sequence[int], capacity: Sequence[int],
-              allowed: Sequence[frozenset[int]]) -> bool:
-    """Whether the remaining cards (``counts`` per suit) fit the buckets (Hall's condition)."""
-    for suits in _SUBSETS:
-        need = sum(counts[s] for s in suits)
-        if need and need > sum(c for c, a in zip(capacity, allowed, strict=True) if a & suits):
-            return False
-    return True
+def _suit_mask(suits: frozenset[int]) -> int:
+    return sum(1 << s for s in suits)
+
+
+_SUITS_IN = [tuple(s for s in range(4) if subset >> s & 1) for subset in range(16)]
+"""The suits of each set of suits, a set being a mask (bit ``s`` for suit ``s``)."""
+_EVERY_SET = tuple(range(1, 16))
+_OPEN = 15  # a bucket taking every suit
+_AT_RISK = [[tuple(subset for subset in _EVERY_SET if not subset >> s & 1 and subset & m)
+             for m in range(16)] for s in range(4)]
+"""Placing a card of suit ``s`` in a bucket open to the suits of ``m`` takes one card from
+every set holding ``s`` and one place from every set meeting ``m`` (which holds ``s``): only
+the sets meeting ``m`` without ``s`` come nearer to failing Hall's condition."""
+
+
+def _short(sets: Sequence[int], counts: Sequence[int], room_by_mask: dict[int, int]) -> bool:
+    """Whether the remaining cards of one of ``sets`` outnumber the room open to them (Hall's
+    condition fails): ``counts`` per suit, ``room_by_mask`` the free room per bucket kind."""
+    for subset in sets:
+        need = 0
+        for s in _SUITS_IN[subset]:
+            need += counts[s]
+        if need and need > sum([r for m, r in room_by_mask.items() if m & subset]):
+            return True
+    return False
 
 
 def deal_constrained(pool: list[int], capacity: list[int], allowed: list[frozenset[int]],
@@ -70,20 +86,34 @@ def deal_constrained(pool: list[int], capacity: list[int], allowed: list[frozens
     rng.shuffle(cards)
     counts = [0, 0, 0, 0]
     for c in cards:
-        counts[suit_of(c)] += 1
+        counts[SUIT_OF[c]] += 1
     room = list(capacity)
+    masks = [_suit_mask(a) for a in allowed]
+    room_by_mask: dict[int, int] = {}
+    for free, mask in zip(room, masks, strict=True):
+        room_by_mask[mask] = room_by_mask.get(mask, 0) + free
+    # Once the condition holds, a placement can break it only for the sets at risk, and
+    # with no void to respect for none: checking only those refuses exactly the draws
+    # the full check refuses, so the rng is drawn alike and the deal is the same.
+    holds = not _short(_EVERY_SET, counts, room_by_mask)
+    unconstrained = holds and all(m == _OPEN for m, free in room_by_mask.items() if free)
     out: list[list[int]] = [[] for _ in capacity]
     for c in cards:
-        counts[suit_of(c)] -= 1
-        candidates = [b for b, free in enumerate(room) if free and suit_of(c) in allowed[b]]
+        suit = SUIT_OF[c]
+        counts[suit] -= 1
+        candidates = [b for b, free in enumerate(room) if free and masks[b] >> suit & 1]
         while candidates:
             weights = [room[b] for b in candidates]
             b = rng.choices(candidates, weights)[0]
+            mask = masks[b]
             room[b] -= 1
-            if _feasible(counts, room, allowed):
+            room_by_mask[mask] -= 1
+            if unconstrained or not _short(_AT_RISK[suit][mask] if holds else _EVERY_SET,
+                                           counts, room_by_mask):
                 out[b].append(c)
                 break
             room[b] += 1
+            room_by_mask[mask] += 1
             candidates.remove(b)
         else:
             raise ValueError("the known voids leave no consistent deal")

@@ -35,10 +35,10 @@ SUIT_OF: tuple[int, ...] = tuple(SPADES if c >= JOKER else c // 13 for c in rang
 POWER_OF: tuple[int, ...] = tuple(13 + c - JOKER if c >= JOKER else (c % 13 - 1) % 13
                                   for c in range(BIG_JOKER + 1))
 NAME_OF: tuple[str, ...] = tuple(str_card(c) for c in range(BIG_JOKER + 1))
-FIRST_SPADE = 39
+FIRST_SPADE = 39  # the As: every card from it on (the jokers too) is a spade
+SUIT_BOUNDS = ((0, 13), (13, 26), (26, FIRST_SPADE), (FIRST_SPADE, BIG_JOKER + 1))
 """The cards of a suit are one stretch of ints (the jokers, spades, come after the As..Ks),
 so a sorted hand holds each suit as one slice: ``SUIT_BOUNDS[suit]`` is its (low, high)."""
-SUIT_BOUNDS = ((0, 13), (13, 26), (26, FIRST_SPADE), (FIRST_SPADE, BIG_JOKER + 1))
 
 
 def suit_of(c: int) -> int:
@@ -57,9 +57,17 @@ def is_spade(c: int) -> bool:
     return suit_of(c) == SPADES
 
 
+def pack(options: Options, players: int) -> tuple[list[int], list[int], int]:
+    """(cards to shuffle, cards taken out face up, jokers) for a deal: :func:`dealt_pack`
+    in lists of one's own."""
+    cards, removed, jokers = dealt_pack(options, players)
+    return list(cards), list(removed), jokers
+
+
 @lru_cache(maxsize=64)  # one entry per options and player count: a few at a time
-def pack(options: Options, players: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    """(cards to shuffle, cards taken out face up, jokers) for a deal.
+def dealt_pack(options: Options, players: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """(cards to shuffle, cards taken out face up, jokers) for a deal, worked out once per
+    options and player count (every deal asks).
 
     Jokers replace two deuces.  Three players need 51 cards: the chosen card
     goes, or, when the jokers already took it out, the next of 2c 2d 2h still
@@ -158,6 +166,6 @@ def display_key(c: int) -> tuple[int, int]:
 
 
 __all__ = ["BIG_JOKER", "CLUBS", "DIAMONDS", "FIRST_SPADE", "HEARTS", "LITTLE_JOKER", "NAME_OF",
-           "POWER_OF", "SPADES", "SUIT_BOUNDS", "SUIT_OF", "display_key", "is_spade",
-           "name_big_joker", "opening_card", "pack", "playable", "power", "str_card", "suit_of",
-           "trick_winner"]
+           "POWER_OF", "SPADES", "SUIT_BOUNDS", "SUIT_OF", "dealt_pack", "display_key",
+           "is_spade", "name_big_joker", "opening_card", "pack", "playable", "power", "str_card",
+           "suit_of", "trick_winner"]
