@@ -29,8 +29,9 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -41,12 +42,6 @@ RESAMPLE_EVERY = 4  # resample at every 4th position of the per-call stretch
 CLOCK_EVERY_MOVES = 1024  # between hands, look at the clock this often (a very long hand)
 MATCH_HANDS = 25  # a match still on after this many hands is left for a new one (see Match)
 PROGRESS_EVERY_S = 0.1
-# The issue's targets (issue 13).
-PEER_FACTOR = 1.0  # Spades at least OpenSpiel's hands/s
-BASELINE_FACTOR = 4.0  # every Rummy-family game at least 4x the code before the issue
-RUMMY_FAMILY = ("rummy", "rummy500", "romme", "indian")  # DESIGN.md's, Gin Rummy apart
-LEGAL_P99_LIMIT_US = 1000.0
-BUSY_SHARE = 0.9  # below this share of wall time on a CPU, the machine was busy
 SRC = Path(__file__).resolve().parents[1]
 
 
@@ -59,7 +54,7 @@ class Playout(NamedTuple):
     new: Callable[[int], Any]  # seed -> a state ready for a move
     legal: Callable[[Any], list[Any]]
     step: Callable[[Any, Any], int]  # play a move; how many hands it finished
-    over: Callable[[Any], bool]  # no more moves: start a new match
+    over: Callable[[Any], bool]  # the match is over: start a new one
     resample: Callable[[Any, random.Random], object] | None
 
 
@@ -76,7 +71,11 @@ def our_playout(name: str) -> Playout:
     apply = getattr(type(first), "apply_unchecked", type(first).apply)
 
     def step(state: Any, action: Any) -> int:
-        return sum(1 for event in apply(state, action) if event.type in HAND_EVENTS)
+        finished = 0  # a plain loop: a generator would cost more than some moves do
+        for event in apply(state, action):
+            if event.type in HAND_EVENTS:
+                finished += 1
+        return finished
 
     def resample(state: Any, rng: random.Random) -> object:
         return state.resample(state.current_player(), rng)
@@ -107,7 +106,8 @@ def openspiel_playout(name: str) -> Playout:
         settle(state)
         return 1 if state.is_terminal() else 0
 
-    return Playout(new, lambda s: s.legal_actions(), step, lambda s: s.is_terminal(), None)
+    kind = type(game.new_initial_state())  # its methods unbound, as ours: no lambda frames
+    return Playout(new, kind.legal_actions, step, kind.is_terminal, None)
 
 
 class Budget:
@@ -270,9 +270,11 @@ def run_worker(side: Side, games: list[str], args: argparse.Namespace, seed: int
     env = dict(os.environ)
     if side.tree is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(side.tree / "src"), env.get("PYTHONPATH", "")])
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env=env, cwd="/") as process:
-        assert process.stdout is not None and process.stderr is not None
+    # stderr to a file: a pipe nobody reads until the end could fill up and stall the worker
+    with tempfile.TemporaryFile("w+") as errors, subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=errors, text=True, env=env,
+            cwd="/") as process:  # not this tree's directory: only PYTHONPATH says which code
+        assert process.stdout is not None
         answer: dict[str, Any] | None = None
         for line in process.stdout:
             message = json.loads(line)
@@ -280,9 +282,11 @@ def run_worker(side: Side, games: list[str], args: argparse.Namespace, seed: int
                 answer = message
             else:
                 progress(message["game"], games.index(message["game"]) + message["fraction"])
-        errors = process.stderr.read()
+        process.wait()
+        errors.seek(0)
+        why = errors.read()[-2000:]
     if answer is None:
-        raise RuntimeError(f"the {side.label} worker failed:\n{errors[-2000:]}")
+        raise RuntimeError(f"the {side.label} worker failed:\n{why}")
     if side.tree is not None and Path(answer["code"]) != (side.tree / "src").resolve():
         raise RuntimeError(f"the {side.label} worker imported cardtable from {answer['code']}")
     return dict(answer["result"])
@@ -320,129 +324,6 @@ def measure_rounds(sides: list[Side], games: list[str], args: argparse.Namespace
             rounds.append(figures)
         bars.finish(task)
     return rounds
-
-
-def median_of(rounds: list[dict[str, dict[str, Any]]], side: str, game: str,
-              *path: str) -> float | None:
-    values = []
-    for figures in rounds:
-        value: Any = figures.get(side, {}).get(game)
-        for key in path:
-            value = value.get(key) if isinstance(value, dict) else None
-        if isinstance(value, int | float):
-            values.append(float(value))
-    return statistics.median(values) if values else None
-
-
-def ratio_of(rounds: list[dict[str, dict[str, Any]]], game: str, ours: str,
-             theirs: str) -> float | None:
-    """The median over rounds of ours/theirs hands per second, each round's pair together."""
-    ratios = []
-    for figures in rounds:
-        mine = figures.get(ours, {}).get(game, {}).get("hands_per_s")
-        other = figures.get(theirs, {}).get(game, {}).get("hands_per_s")
-        if mine and other:
-            ratios.append(mine / other)
-    return statistics.median(ratios) if ratios else None
-
-
-def summarize(rounds: list[dict[str, dict[str, Any]]], sides: list[Side],
-              games: list[str]) -> dict[str, Any]:
-    summary: dict[str, Any] = {}
-    for game in games:
-        row: dict[str, Any] = {}
-        for side in sides:
-            row[side.label] = {
-                "hands_per_s": median_of(rounds, side.label, game, "hands_per_s"),
-                "cpu_share": median_of(rounds, side.label, game, "cpu_share"),
-                **{f"{kind}_{stat}": median_of(rounds, side.label, game, kind, stat)
-                   for kind in ("legal_actions", "apply", "resample")
-                   for stat in ("p50", "p99", "mean")},
-                "errors": sorted({f[side.label][game]["error"] for f in rounds
-                                  if "error" in f.get(side.label, {}).get(game, {})}),
-            }
-        for side in sides[1:]:
-            row[f"ours/{side.label}"] = ratio_of(rounds, game, sides[0].label, side.label)
-        summary[game] = row
-    return summary
-
-
-def _number(value: float | None, digits: int = 0) -> str:
-    return "—" if value is None else f"{value:,.{digits}f}"
-
-
-def _times(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}×"
-
-
-def report(console: Any, summary: dict[str, Any], sides: list[Side], rounds: int) -> None:
-    from rich import box
-    from rich.table import Table
-
-    hands = Table(title=f"random hands per second (median of {rounds} rounds)",
-                  box=box.SIMPLE_HEAD, pad_edge=False)
-    hands.add_column("game")
-    for side in sides:
-        hands.add_column(side.label, justify="right")
-        if side is not sides[0]:
-            hands.add_column(f"ours ÷ {side.label}", justify="right")
-    for game, row in summary.items():
-        cells = [game]
-        for side in sides:
-            cells.append(_number(row[side.label]["hands_per_s"]))
-            if side is not sides[0]:
-                cells.append(_times(row[f"ours/{side.label}"]))
-        hands.add_row(*cells)
-    console.print(hands)
-    shares = [row[s.label]["cpu_share"] for row in summary.values() for s in sides]
-    known = [share for share in shares if share is not None]
-    if known and min(known) < BUSY_SHARE:
-        console.print(f"[yellow]The workers had a core {min(known):.0%} to {max(known):.0%} of "
-                      "the time (other processes ran): hands/s are per CPU second, but the "
-                      "µs per call (wall clock) include time spent waiting.[/]")
-
-    calls = Table(title="µs per call (medians over rounds)", box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("game", "side", "legal p50", "legal p99", "apply p50", "apply mean",
-                 "resample p50", "resample mean"):
-        calls.add_column(name, justify="left" if name in ("game", "side") else "right")
-    for game, row in summary.items():
-        for side in sides:
-            f = row[side.label]
-            if f["hands_per_s"] is None and not f["errors"]:
-                continue  # no peer for this game
-            calls.add_row(game, side.label, *(_number(f[k], 1) for k in (
-                "legal_actions_p50", "legal_actions_p99", "apply_p50", "apply_mean",
-                "resample_p50", "resample_mean")))
-            for error in f["errors"]:
-                console.print(f"[red]{game} ({side.label}): {error}[/]")
-    console.print(calls)
-    console.print("[bold]targets (issue 13)[/]")
-    for line in target_lines(summary, sides):
-        console.print("  " + line)
-
-
-def target_lines(summary: dict[str, Any], sides: list[Side]) -> Iterator[str]:
-    labels = [side.label for side in sides]
-
-    def verdict(met: bool) -> str:
-        return "[bold green]MET[/]" if met else "[bold red]NOT MET[/]"
-
-    if "spades" in summary and "openspiel" in labels:
-        factor = summary["spades"]["ours/openspiel"]
-        if factor is not None:
-            yield (f"spades ≥ OpenSpiel's hands/s: {factor:.2f}× "
-                   + verdict(factor >= PEER_FACTOR))
-    if "baseline" in labels:
-        for game in RUMMY_FAMILY:
-            factor = summary.get(game, {}).get("ours/baseline")
-            if factor is not None:
-                yield (f"{game} ≥ {BASELINE_FACTOR:g}× the baseline's hands/s: {factor:.2f}× "
-                       + verdict(factor >= BASELINE_FACTOR))
-    for game, row in summary.items():
-        p99 = row[labels[0]]["legal_actions_p99"]
-        if p99 is not None:
-            yield (f"{game} legal_actions p99 < {LEGAL_P99_LIMIT_US:,.0f} µs: {p99:,.1f} µs "
-                   + verdict(p99 < LEGAL_P99_LIMIT_US))
 
 
 # --- command line --------------------------------------------------------------------------------
@@ -487,7 +368,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as stop:  # --help or a bad flag: the CLI wants a return code
+        return stop.code if isinstance(stop.code, int) else 2
     if args.worker:
         worker(args)
         return 0
@@ -496,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     from cardtable.engine import GAMES
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from engine_report import report, summarize
     from gin_report import machine_line
 
     games = args.games or list(GAMES)
@@ -513,8 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     console.print(f"[bold]cardtable bench engine[/] on {machine_line()}")
     console.print("sides: " + ", ".join(f"{s.label} ({s.tree or 'pyspiel'})" for s in sides))
     rounds = measure_rounds(sides, games, args, console)
-    summary = summarize(rounds, sides, games)
-    report(console, summary, sides, args.rounds)
+    labels = [side.label for side in sides]
+    summary = summarize(rounds, labels, games)
+    report(console, summary, labels, args.rounds)
     if args.json:
         args.json.write_text(json.dumps(
             {"machine": machine_line(), "sides": [s._asdict() | {"tree": str(s.tree)}

@@ -51,8 +51,8 @@ class GameState:
     _LEGAL_BY_PHASE: ClassVar[dict[PhaseEnum, LegalFn]]
     _APPLY_BY_PHASE: ClassVar[dict[PhaseEnum, RuleFn]]
     _RULES_DIRECT: ClassVar[bool] = True
-    """Whether ``apply`` may run the phase's rule itself (the class keeps the base's
-    ``do_apply``), saving a call per move."""
+    """Whether ``apply_unchecked`` may run the phase's rule itself (the class keeps the
+    base's ``do_apply``), saving a call per move."""
 
     options: Any
     players: int
