@@ -227,7 +227,7 @@ class WarState(GameState):
             "tricks": [len(w) // 2 for w in self.won], "scores": list(self.scores),
             "target": self.options.target, "history": list(self.history), "last": self.last,
             "result": self.final, "options": self.options.to_dict(),
-            "legal": [a.to_json() for a in self.legal_actions()] if seat == self.to_act else [],
+            "legal": self.legal_for(seat),
         }
 
     def zones(self) -> dict[str, Any]:
@@ -260,15 +260,8 @@ def _higher(points: list[int]) -> int | None:
     return None if points[0] == points[1] else int(points[1] > points[0])
 
 
-class WarDescriptor(Descriptor):
-    """A turn here is a draw and a play: the draw leaves the seat on its turn, but a
-    seat that takes a trick and leads the next one starts a new turn (a new clock),
-    which the stock answer (every move but a deal stays on the turn) would not say."""
-
-    def same_turn(self, last_kind: str) -> bool:
-        return last_kind == "draw_stock"
-
-
-DESCRIPTOR = register(WarDescriptor(WarState, title=TITLE, players=(2,), bot="toy_war_bot",
-                                    order=900, board=False, stock_draw="draw_stock",
-                                    timeout="bot"))
+# A turn is a draw and a play: the draw leaves the seat on its turn, but a seat that
+# takes a trick and leads the next one starts a new turn (a new clock).
+DESCRIPTOR = register(Descriptor(WarState, title=TITLE, players=(2,), bot="toy_war_bot",
+                                 order=900, board=False, stock_draw="draw_stock",
+                                 turn_goes_on_after=frozenset({"draw_stock"}), timeout="bot"))

@@ -54,9 +54,10 @@ class Descriptor:
     """The browser has a board for it (``web/games/<name>.js``)."""
     terminal: bool = False
     """``cardtable play`` can draw it."""
-    turn_of_several_moves: bool = True
-    """A turn is several moves under one clock (draw, melds, discard); ``False``: every
-    move is a turn of its own (a trick-taker's card, a bid)."""
+    turn_goes_on_after: frozenset[str] | None = None
+    """The moves after which a seat still to act is on the same turn (one clock):
+    ``None``, every move but a deal (a rummy turn: draw, melds, discard); an empty set,
+    none (a trick-taker: every bid and card is a turn of its own)."""
     stock_draw: str | None = "draw_stock"
     """The move that takes the top of the stock (what a timed-out turn draws)."""
     timeout: TimeoutPolicy = "draw_then_discard"
@@ -124,9 +125,10 @@ class Descriptor:
 
     def same_turn(self, last_kind: str) -> bool:
         """Whether a seat still to act after its own move of ``last_kind`` is on the same
-        turn (one clock for a rummy turn's draw, melds and discard); a deal starts a new
-        one, and in a trick-taker every move is a turn."""
-        return self.turn_of_several_moves and last_kind != "deal"
+        turn (:attr:`turn_goes_on_after`)."""
+        if self.turn_goes_on_after is None:
+            return last_kind != "deal"
+        return last_kind in self.turn_goes_on_after
 
     def only_dealing(self, state: GameState) -> bool:
         """Whether dealing the next hand is the only move (a hand just ended)."""

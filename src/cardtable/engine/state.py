@@ -202,6 +202,12 @@ class GameState:
         of :meth:`apply_unchecked`)."""
         return self._APPLY_BY_PHASE[self.phase](self, action)
 
+    def legal_for(self, seat: int | None) -> list[JSON]:
+        """The legal moves as a view shows them: to the seat to act, and to no one else."""
+        if seat is None or seat != self.to_act:
+            return []
+        return [a.to_json() for a in self.legal_actions()]
+
     def _legal_match_over(self) -> list[Action]:
         return []
 

@@ -435,7 +435,7 @@ class TableMeldState(Hooks, GameState):
             "last": self.last, "result": self.final, "options": self.options.to_dict(),
             "first_meld": self._first_meld(seat),
             "candidates": self._candidate_view() if seat == self.to_act else [],
-            "legal": [a.to_json() for a in self.legal_actions()] if seat == self.to_act else [],
+            "legal": self.legal_for(seat),
         }
 
     def _first_meld(self, seat: int | None) -> int:

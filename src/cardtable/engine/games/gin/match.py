@@ -346,7 +346,7 @@ class GinState(GameState):
             "history": [_scorecard_row(row) for row in self.history], "last": self.last,
             "result": self.final,
             "options": self.options.to_dict(),
-            "legal": [a.to_json() for a in self.legal_actions()] if seat == self.to_act else [],
+            "legal": self.legal_for(seat),
         }
         if seat is not None and self.hands[seat]:
             melding = SOLVER.best_melding(self.hands[seat])

@@ -12,7 +12,11 @@ search below is exact and small:
   a joker; Q-K-A is a run, K-A-2 is not).  A lone card with two jokers is
   always read as a run: a run does all a set does and also counts as a life.
 * The state is (naturals left, jokers left, lives still needed), memoised
-  across calls: a bot's hands share most states.
+  across calls: a bot's hands share most states.  Options are followed only as
+  far as they could still beat the best so far (a budget), and a card no group
+  can hold with the jokers left is counted loose and left out of the search:
+  neither changes an answer, groups included (tests/engine/test_indian_search.py
+  compares with the plain search).
 * A wild-rank card is either natural or a joker.  Each way of splitting a
   hand's wild cards is searched (rarely more than four); a wild card left
   loose is never better than the same card read as a joker, so the search
@@ -82,25 +86,62 @@ def card_value(card: int, wild: int | None) -> int:
 
 
 class _Search:
-    """The memoised search for one joker-group rule (the only rule it depends on)."""
+    """The memoised search for one joker-group rule (the only rule it depends on).
+
+    Each state's answer is the first of its options (loose, then the groups in
+    :func:`_options` order) with the least count.  The search is branch and bound
+    with a budget: an option is only followed as far as it could still be strictly
+    better than the best so far, which cannot change which option is first with the
+    least count.  A state searched in vain leaves a lower bound in the memo (its
+    groups ``None``); a state answered leaves its exact answer.
+    """
 
     def __init__(self, joker_group: str):
         self.joker_group = joker_group
-        self.memo: dict[tuple[tuple[int, ...], int, int, int, int, bool], _Found] = {}
+        self.memo: dict[tuple[tuple[int, ...], int, int, int, int, bool],
+                        tuple[int, tuple[Group, ...] | None]] = {}
 
     def solve(self, naturals: tuple[int, ...], jokers: int, pure: int, seqs: int, four: int,
-              strict: bool) -> _Found:
+              strict: bool, budget: int = _INF) -> _Found:
         """Least count of ``naturals`` with ``jokers``, still needing ``pure`` pure runs,
-        ``seqs`` sequences and (``four``) a sequence of four; ``strict``: nothing loose."""
+        ``seqs`` sequences and (``four``) a sequence of four; ``strict``: nothing loose.
+
+        ``(_INF, ())`` when there is none below ``budget`` (by default: none at all).
+        """
+        cost, groups = self._bounded(naturals, jokers, pure, seqs, four, strict, budget)
+        return (cost, groups) if groups is not None else (_INF, ())
+
+    def _bounded(self, naturals: tuple[int, ...], jokers: int, pure: int, seqs: int,
+                 four: int, strict: bool, budget: int) -> tuple[int, tuple[Group, ...] | None]:
+        """The exact answer if its count is below ``budget``, else ``(budget, None)``."""
         key = (naturals, jokers, pure, seqs, four, strict)
         found = self.memo.get(key)
-        if found is None:
-            if len(self.memo) > 50_000:  # bounds memory; hands in play share few states
-                self.memo.clear()
-            found = (self._finish(jokers, pure, seqs, four) if not naturals
-                     else self._branch(naturals, jokers, pure, seqs, four, strict))
-            self.memo[key] = found
-        return found
+        if found is not None:
+            if found[0] >= budget:  # exact or a bound: nothing below the budget
+                return budget, None
+            if found[1] is not None:
+                return found
+        if budget <= 0 or (pure and not _pure_run_held(naturals)):
+            return budget, None
+        groups: tuple[Group, ...] | None
+        if not naturals:
+            cost, groups = self._finish(jokers, pure, seqs, four)
+        else:
+            live, dead = _live_cards(naturals, jokers)
+            if not dead:
+                cost, groups = self._branch(naturals, jokers, pure, seqs, four, strict, budget)
+            elif strict:
+                cost, groups = budget, None
+            else:
+                cost, groups = self._bounded(live, jokers, pure, seqs, four, strict,
+                                             budget - dead)
+                cost += dead
+        if cost >= budget:
+            cost, groups = budget, None
+        if len(self.memo) > 50_000:  # bounds memory; hands in play share few states
+            self.memo.clear()
+        self.memo[key] = cost, groups
+        return cost, groups
 
     def _finish(self, jokers: int, pure: int, seqs: int, four: int) -> _Found:
         """No naturals left: only groups of jokers may still give the lives needed."""
@@ -117,25 +158,29 @@ class _Search:
         return 0, tuple(Group("impure", (), n) for n in sizes)
 
     def _branch(self, naturals: tuple[int, ...], jokers: int, pure: int, seqs: int, four: int,
-                strict: bool) -> _Found:
+                strict: bool, budget: int) -> tuple[int, tuple[Group, ...] | None]:
         card, rest = naturals[0], naturals[1:]
-        best: _Found = (_INF, ())
+        best_cost, best_groups = budget, None
         if not strict:
-            cost, groups = self.solve(rest, jokers, pure, seqs, four, strict)
-            best = (cost + VALUES[card % 13], groups)
-        for group, length in _groups(card, rest, jokers, four):
-            if group.kind == "set":
+            value = VALUES[card % 13]
+            if value < best_cost:
+                cost, groups = self._bounded(rest, jokers, pure, seqs, four, False,
+                                             best_cost - value)
+                if groups is not None:
+                    best_cost, best_groups = cost + value, groups
+        for kind, tail, used_jokers, length in _options(card, rest, jokers, four):
+            if best_cost <= 0:
+                break
+            if kind == "set":
                 need = (pure, seqs, four)
             else:
-                need = (0 if group.kind == "pure" else pure, max(seqs - 1, 0),
+                need = (0 if kind == "pure" else pure, max(seqs - 1, 0),
                         0 if length >= 4 else four)
-            cost, groups = self.solve(_without(rest, group.naturals[1:]), jokers - group.jokers,
-                                      *need, strict)
-            if cost < best[0]:
-                best = (cost, (group, *groups))
-                if cost == 0:
-                    break
-        return best
+            cost, groups = self._bounded(_without(rest, tail), jokers - used_jokers, *need,
+                                         strict, best_cost)
+            if groups is not None:
+                best_cost, best_groups = cost, (Group(kind, (card, *tail), used_jokers), *groups)
+        return best_cost, best_groups
 
 
 def _without(cards: tuple[int, ...], used: Sequence[int]) -> tuple[int, ...]:
@@ -145,25 +190,89 @@ def _without(cards: tuple[int, ...], used: Sequence[int]) -> tuple[int, ...]:
     return tuple(left)
 
 
-def _groups(card: int, rest: tuple[int, ...], jokers: int,
-            four: int) -> Iterator[tuple[Group, int]]:
-    """Every group holding ``card`` (the lowest natural) and naturals of ``rest``; its length."""
+def _live_cards(naturals: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...], int]:
+    """The naturals some group could hold, and the count of the others.
+
+    A card no group can hold (no partner of its rank or near it in its suit for
+    the jokers there are) is loose in every answer, and its presence changes no
+    other card's groups: leaving it out of the search changes no answer, only
+    the search's size.
+    """
+    if jokers >= 2:  # a card and two jokers are a run
+        return naturals, 0
+    masks = [0, 0, 0, 0]
+    suits = [0] * 13
+    for c in naturals:
+        suit, rank = divmod(c, 13)
+        masks[suit] |= 1 << rank
+        suits[rank] |= 1 << suit
+    for suit in range(4):
+        masks[suit] |= (masks[suit] & 1) << 13  # an ace also sits above the king
+    live: list[int] = []
+    dead = 0
+    for c in naturals:
+        suit, rank = divmod(c, 13)
+        if _groupable(masks[suit], suits[rank] & ~(1 << suit), rank, jokers):
+            live.append(c)
+        else:
+            dead += VALUES[rank]
+    return (naturals, 0) if not dead else (tuple(live), dead)
+
+
+def _groupable(ranks: int, other_suits: int, rank: int, jokers: int) -> bool:
+    """Whether a card of ``rank`` is in some group: ``ranks`` of its suit held (the ace
+    twice), ``other_suits`` holding its rank, ``jokers`` 0 or 1."""
+    if jokers:
+        if other_suits:
+            return True
+        near = 0b11011  # within two ranks, either side
+    elif other_suits & (other_suits - 1):  # two other suits: a set of three
+        return True
+    for at in ((0, 13) if rank == 0 else (rank,)):
+        window = (ranks << 2) >> at  # ranks at-2 .. at+2 as bits 0..4
+        if jokers:
+            if window & near:
+                return True
+        elif (window & 0b111) == 0b111 or (window & 0b1110) == 0b1110 \
+                or (window & 0b11100) == 0b11100:
+            return True
+    return False
+
+
+_Option = tuple[str, tuple[int, ...], int, int]  # kind, the other naturals, jokers, length
+
+
+def _options(card: int, rest: tuple[int, ...], jokers: int, four: int) -> list[_Option]:
+    """Every group holding ``card`` (the lowest natural) and naturals of ``rest``, in the
+    order the search tries them: sets by size, then runs."""
     suit, rank = divmod(card, 13)
-    others = [s * 13 + rank for s in range(suit + 1, 4) if s * 13 + rank in rest]
+    others = tuple(s * 13 + rank for s in range(suit + 1, 4) if s * 13 + rank in rest)
+    held = 0
+    top = suit * 13 + 13
+    for c in rest:  # sorted, and nothing below ``card``: its suit's cards come first
+        if c >= top:
+            break
+        held |= 1 << (c - top + 13)
+    return _card_options(card, others, held, min(jokers, 13), four)
+
+
+@lru_cache(maxsize=1 << 15)
+def _card_options(card: int, others: tuple[int, ...], held: int, jokers: int,
+                  four: int) -> list[_Option]:
+    """:func:`_options` for the same-rank naturals ``others`` and the suit's ranks ``held``."""
+    suit, rank = divmod(card, 13)
+    found: list[_Option] = []
     for size in range(1, len(others) + 1):  # a set of 2-4 naturals, jokers up to three cards
         need = max(0, 2 - size)
         if need <= jokers:
             for chosen in combinations(others, size):
-                yield Group("set", (card, *chosen), need), 1 + size + need
-    held = 0
-    for c in rest:
-        if c // 13 == suit:
-            held |= 1 << (c % 13)
+                found.append(("set", chosen, need, 1 + size + need))
     held |= (held & 1) << 13  # an ace also sits above the king
     for at in ((0, 13) if rank == 0 else (rank,)):
-        for used, gaps, length in _run_shapes(at, held & ~(1 << at), min(jokers, 13), four):
-            naturals = (card, *(suit * 13 + q % 13 for q in used))
-            yield Group("impure" if gaps else "pure", naturals, gaps), length
+        for used, gaps, length in _run_shapes(at, held & ~(1 << at), jokers, four):
+            tail = tuple(suit * 13 + q % 13 for q in used)
+            found.append(("impure" if gaps else "pure", tail, gaps, length))
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
@@ -247,14 +356,16 @@ def solve(cards: tuple[int, ...], wild: int | None, rules: Rules) -> Solution:
     four = int(rules.four_card_life)
     best: Solution | None = None
     for naturals, jokers, stand_ins in _splits(cards, wild) if _pure_run_held(cards) else ():
-        cost, groups = search.solve(naturals, jokers, 1, 2, four, False)
+        cost, groups = search.solve(naturals, jokers, 1, 2, four, False,
+                                    _INF if best is None else best.points)
         if cost < _INF and (best is None or cost < best.points):
             best = Solution(groups, stand_ins, cost, True)
     if best is not None:
         return best
     everything = sum(card_value(c, wild) for c in cards)
     for naturals, jokers, stand_ins in _splits(cards, wild):
-        cost, groups = search.solve(naturals, jokers, 0, 0, 0, False)
+        cost, groups = search.solve(naturals, jokers, 0, 0, 0, False,
+                                    _INF if best is None else best.points)
         if best is None or cost < best.points:
             best = Solution(groups, stand_ins, cost, False)
     assert best is not None
@@ -273,8 +384,11 @@ def _lives_count(cards: tuple[int, ...], wild: int | None, rules: Rules) -> int:
     if not _pure_run_held(cards):
         return _INF
     search = _SEARCHES[rules.joker_group]
-    return min(search.solve(naturals, jokers, 1, 2, int(rules.four_card_life), False)[0]
-               for naturals, jokers, _ in _splits(cards, wild))
+    least = _INF
+    for naturals, jokers, _ in _splits(cards, wild):
+        least = min(least, search.solve(naturals, jokers, 1, 2, int(rules.four_card_life),
+                                        False, least)[0])
+    return least
 
 
 @lru_cache(maxsize=4096)
@@ -282,7 +396,7 @@ def show(cards: tuple[int, ...], wild: int | None, rules: Rules) -> Solution | N
     """A valid declaration of these (sorted) cards: every card grouped, with the lives."""
     search = _SEARCHES[rules.joker_group]
     for naturals, jokers, stand_ins in _splits(cards, wild) if _pure_run_held(cards) else ():
-        cost, groups = search.solve(naturals, jokers, 1, 2, int(rules.four_card_life), True)
+        cost, groups = search.solve(naturals, jokers, 1, 2, int(rules.four_card_life), True, 1)
         if cost == 0:
             return Solution(groups, stand_ins, 0, True)
     return None

@@ -18,6 +18,7 @@ says what every card stands for.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ...api import JSON
@@ -86,17 +87,25 @@ def _place_leftovers(groups: list[list[int]], kinds: list[str], jokers: list[int
 
 
 def _describe(cards: list[int], wild: int | None, rules: Rules) -> dict[str, JSON]:
+    kind, laid, stands_for = _reading(tuple(cards), wild, rules)
+    return {"kind": kind, "cards": list(laid), "stands_for": list(stands_for)}
+
+
+@lru_cache(maxsize=4096)
+def _reading(cards: tuple[int, ...], wild: int | None,
+             rules: Rules) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """A group's kind, its cards as laid and what they stand for (cached: the same groups
+    come back deal after deal, and :func:`best_meld` tries every reading)."""
     meld_rules = MeldRules(ace_high=True, max_set=13 if rules.big_sets else 4,
                            wild_rank=wild)
     try:
         meld = best_meld(cards, meld_rules)
     except InvalidMeld:  # printed jokers only
-        kind = "impure" if rules.joker_group == "sequence" else "set"
-        return {"kind": kind, "cards": format_cards(cards).split(),
-                "stands_for": format_cards(cards).split()}
+        named = tuple(format_cards(cards).split())
+        return "impure" if rules.joker_group == "sequence" else "set", named, named
     kind = "pure" if meld.pure else "impure" if meld.kind == "run" else "set"
-    return {"kind": kind, "cards": format_cards(meld.cards).split(),
-            "stands_for": format_cards(meld.stands_for).split()}
+    return (kind, tuple(format_cards(meld.cards).split()),
+            tuple(format_cards(meld.stands_for).split()))
 
 
 def hand_total(cards: Sequence[int], wild: int | None) -> int:

@@ -78,7 +78,7 @@ DESCRIPTOR = register(Descriptor(SpadesState, title="Spades", players=(4, 3, 2),
                         bot="cardtable.bots.spades_bot", order=6,
                         partnerships=4,
                         seat_notes=((4, "partners"), (3, "cutthroat"), (2, "two-handed")),
-                        turn_of_several_moves=False, stock_draw=None, timeout="bot"))
+                        turn_goes_on_after=frozenset(), stock_draw=None, timeout="bot"))
 PLAYERS = DESCRIPTOR.players
 
 

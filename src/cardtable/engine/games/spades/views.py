@@ -68,7 +68,7 @@ def build_view(state: SpadesRules, seat: int | None) -> dict[str, JSON]:
         "scores": list(state.scores), "bags": list(state.bags), "target": state.options.target,
         "history": list(state.history), "last": state.last, "result": state.final,
         "options": state.options.to_dict(),
-        "legal": [a.to_json() for a in state.legal_actions()] if seat == state.to_act else [],
+        "legal": state.legal_for(seat),
     }
     if seat is not None:
         if state.received[seat] or state.given[seat]:
