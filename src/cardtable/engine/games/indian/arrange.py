@@ -36,7 +36,7 @@ deals, caches 8 to 16 times larger took twice the memory and saved no time.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
@@ -127,11 +127,11 @@ class _Search:
         if not naturals:
             cost, groups = self._finish(jokers, pure, seqs, four)
         else:
-            live, dead = _live_cards(naturals, jokers)
-            if not dead:
-                cost, groups = self._branch(naturals, jokers, pure, seqs, four, strict, budget)
-            elif strict:
+            live, dead, bound = _survey(naturals, jokers)
+            if (dead or bound) if strict else dead + bound >= budget:
                 cost, groups = budget, None
+            elif not dead:
+                cost, groups = self._branch(naturals, jokers, pure, seqs, four, strict, budget)
             else:
                 cost, groups = self._bounded(live, jokers, pure, seqs, four, strict,
                                              budget - dead)
@@ -161,13 +161,6 @@ class _Search:
                 strict: bool, budget: int) -> tuple[int, tuple[Group, ...] | None]:
         card, rest = naturals[0], naturals[1:]
         best_cost, best_groups = budget, None
-        if not strict:
-            value = VALUES[card % 13]
-            if value < best_cost:
-                cost, groups = self._bounded(rest, jokers, pure, seqs, four, False,
-                                             best_cost - value)
-                if groups is not None:
-                    best_cost, best_groups = cost + value, groups
         for kind, tail, used_jokers, length in _options(card, rest, jokers, four):
             if best_cost <= 0:
                 break
@@ -180,6 +173,16 @@ class _Search:
                                          strict, best_cost)
             if groups is not None:
                 best_cost, best_groups = cost, (Group(kind, (card, *tail), used_jokers), *groups)
+        if not strict:
+            # The card loose comes first in the order, so it wins a tie: it is tried last
+            # (the groups usually give it a tight budget) against one point more.
+            value = VALUES[card % 13]
+            limit = best_cost + 1 if best_groups is not None else budget
+            if value < limit:
+                cost, groups = self._bounded(rest, jokers, pure, seqs, four, False,
+                                             limit - value)
+                if groups is not None:
+                    best_cost, best_groups = cost + value, groups
         return best_cost, best_groups
 
 
@@ -191,52 +194,99 @@ def _without(cards: tuple[int, ...], used: Sequence[int]) -> tuple[int, ...]:
 
 
 def _live_cards(naturals: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...], int]:
-    """The naturals some group could hold, and the count of the others.
+    """The naturals some group could hold, and the count of the others (see :func:`_survey`)."""
+    live, dead, _ = _survey(naturals, jokers)
+    return live, dead
+
+
+def _survey(naturals: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...], int, int]:
+    """The naturals some group could hold, the count of the others, and a lower bound of
+    the loose count of the first.
 
     A card no group can hold (no partner of its rank or near it in its suit for
-    the jokers there are) is loose in every answer, and its presence changes no
-    other card's groups: leaving it out of the search changes no answer, only
-    the search's size.
+    the jokers there are: with two jokers every card has a group) is loose in every
+    answer, and its presence changes no other card's groups: leaving it out of the
+    search changes no answer, only the search's size.
+
+    The bound: a card no group of naturals holds is grouped only with a joker, and
+    the groups with jokers are at most ``jokers``, each within one suit (a run) or
+    one rank (a set), so at best the suits and ranks richest in such cards.  With two
+    jokers or more, a card with no partner for one joker needs two jokers beside it
+    in a run, and two such cards in one run have two gaps between them: the jokers
+    group at most ``jokers`` of them and the cheapest of the others stay loose.
+
+    Bit masks of the ranks held per suit answer for every card at once (this runs at
+    nearly every state of the search).
     """
-    if jokers >= 2:  # a card and two jokers are a run
-        return naturals, 0
-    masks = [0, 0, 0, 0]
-    suits = [0] * 13
+    held = [0, 0, 0, 0]
     for c in naturals:
-        suit, rank = divmod(c, 13)
-        masks[suit] |= 1 << rank
-        suits[rank] |= 1 << suit
-    for suit in range(4):
-        masks[suit] |= (masks[suit] & 1) << 13  # an ace also sits above the king
+        held[c // 13] |= _RANK_BIT[c]
+    a, b, c, d = held
+    in_three_suits = a & b & (c | d) | c & d & (a | b)
+    no_natural_group = [0, 0, 0, 0]  # per suit: the ranks only a joker can group
+    for suit, ranks in enumerate(held):
+        if ranks:
+            wide = ranks | (ranks & 1) << 13  # an ace also sits above the king
+            starts = wide & wide >> 1 & wide >> 2  # three ranks in a row
+            in_runs = starts | starts << 1 | starts << 2
+            no_natural_group[suit] = ranks & ~(in_runs | in_runs >> 13 | in_three_suits)
+    if not any(no_natural_group):
+        return naturals, 0, 0
+    if not jokers:
+        live, dead = _split_dead(naturals, no_natural_group)
+        return live, dead, 0
+    beyond_one = _no_group_for_one_joker(held)
+    live, dead = naturals, 0
+    if jokers == 1 and beyond_one is not None:
+        live, dead = _split_dead(naturals, beyond_one)
+    total = 0
+    by_suit = [0, 0, 0, 0]
+    by_rank = [0] * 13
+    for card in live:
+        suit, rank = divmod(card, 13)
+        if no_natural_group[suit] >> rank & 1:
+            value = VALUES[rank]
+            total += value
+            by_suit[suit] += value
+            by_rank[rank] += value
+    classes = sorted(by_suit + by_rank, reverse=True)
+    bound = max(total - sum(classes[:jokers]), 0)  # a card is in a suit and a rank
+    if jokers >= 2 and beyond_one is not None:
+        far = sorted(VALUES[card % 13] for card in live
+                     if beyond_one[card // 13] & _RANK_BIT[card])
+        if len(far) > jokers:
+            bound = max(bound, sum(far[:len(far) - jokers]))
+    return live, dead, bound
+
+
+def _no_group_for_one_joker(held: list[int]) -> list[int] | None:
+    """Per suit (``held``: the ranks held per suit), the ranks of cards one joker cannot
+    group: no other suit of the rank, nothing of the suit within two ranks.  ``None``
+    when there are none."""
+    a, b, c, d = held
+    in_two_suits = (a | b) & (c | d) | (a & b) | (c & d)
+    alone = [0, 0, 0, 0]
+    for suit, ranks in enumerate(held):
+        if ranks:
+            wide = ranks | (ranks & 1) << 13  # an ace also sits above the king
+            near = wide << 1 | wide << 2 | wide >> 1 | wide >> 2
+            alone[suit] = ranks & ~(near | near >> 13 & 1 | in_two_suits)
+    return alone if any(alone) else None
+
+
+def _split_dead(naturals: tuple[int, ...], alone: list[int]) -> tuple[tuple[int, ...], int]:
+    """The naturals but those ``alone`` marks, and the count of those."""
     live: list[int] = []
     dead = 0
-    for c in naturals:
-        suit, rank = divmod(c, 13)
-        if _groupable(masks[suit], suits[rank] & ~(1 << suit), rank, jokers):
-            live.append(c)
+    for card in naturals:
+        if alone[card // 13] & _RANK_BIT[card]:
+            dead += VALUES[card % 13]
         else:
-            dead += VALUES[rank]
-    return (naturals, 0) if not dead else (tuple(live), dead)
+            live.append(card)
+    return tuple(live), dead
 
 
-def _groupable(ranks: int, other_suits: int, rank: int, jokers: int) -> bool:
-    """Whether a card of ``rank`` is in some group: ``ranks`` of its suit held (the ace
-    twice), ``other_suits`` holding its rank, ``jokers`` 0 or 1."""
-    if jokers:
-        if other_suits:
-            return True
-        near = 0b11011  # within two ranks, either side
-    elif other_suits & (other_suits - 1):  # two other suits: a set of three
-        return True
-    for at in ((0, 13) if rank == 0 else (rank,)):
-        window = (ranks << 2) >> at  # ranks at-2 .. at+2 as bits 0..4
-        if jokers:
-            if window & near:
-                return True
-        elif (window & 0b111) == 0b111 or (window & 0b1110) == 0b1110 \
-                or (window & 0b11100) == 0b11100:
-            return True
-    return False
+_RANK_BIT = tuple(1 << (c % 13) for c in range(52))
 
 
 _Option = tuple[str, tuple[int, ...], int, int]  # kind, the other naturals, jokers, length
@@ -309,18 +359,27 @@ def _run_shapes(at: int, positions: int, jokers: int,
 _SEARCHES = {mode: _Search(mode) for mode in ("sequence", "set", "invalid")}
 
 
-def _splits(cards: Sequence[int], wild: int | None) -> Iterator[tuple[tuple[int, ...], int,
-                                                                        tuple[int, ...]]]:
-    """Each way of reading the wild cards: (naturals, jokers, the wild cards read as jokers)."""
+_Split = tuple[tuple[int, ...], int, tuple[int, ...]]
+
+
+@lru_cache(maxsize=256)
+def _splits(cards: tuple[int, ...], wild: int | None) -> tuple[_Split, ...]:
+    """Each way of reading the wild cards: (naturals, jokers, the wild cards read as jokers).
+
+    Cached: a deal's end asks the count, the lives and the grouping of one hand in turn.
+    """
     printed = sum(c >= JOKER for c in cards)
     plain = tuple(sorted(c for c in cards if c < JOKER and c % 13 != wild))
     wilds = sorted(c for c in cards if c < JOKER and c % 13 == wild)
     kinds = sorted(set(wilds))
+    found = []
     for keep in product(*(range(wilds.count(c) + 1) for c in kinds)):
         natural = [c for c, k in zip(kinds, keep, strict=True) for _ in range(k)]
         stand_in = [c for c, k in zip(kinds, keep, strict=True)
                     for _ in range(wilds.count(c) - k)]
-        yield tuple(sorted(plain + tuple(natural))), printed + len(stand_in), tuple(stand_in)
+        found.append((tuple(sorted(plain + tuple(natural))), printed + len(stand_in),
+                      tuple(stand_in)))
+    return tuple(found)
 
 
 def _pure_run_held(cards: Sequence[int]) -> bool:

@@ -36,7 +36,6 @@ def view(state: IndianRules, seat: int | None) -> dict[str, JSON]:
         if s == seat and s in state.finish:
             entry["finish"] = str_card(state.finish[s])
         hands.append(entry)
-    to_act = seat is not None and seat == state.to_act
     drops = o.drops
     return {
         "game": state.NAME, "seat": seat, "phase": state.phase.value, "to_act": state.to_act,
@@ -56,7 +55,7 @@ def view(state: IndianRules, seat: int | None) -> dict[str, JSON]:
         "scores": state.standing.scores(),
         "history": list(state.history),
         "last": state.last, "result": state.final, "options": o.to_dict(),
-        "legal": [a.to_json() for a in state.legal_actions()] if to_act else [],
+        "legal": state.legal_for(seat),
     }
 
 
