@@ -8,7 +8,9 @@ peer driven from Python (``pyspiel``: spades, gin_rummy), then prints per game:
   ``deal_over`` event (OpenSpiel: a terminal state, one hand per game); dealing and starting
   new matches count as play;
 * µs per ``legal_actions`` (p50, p99), per ``apply`` and per ``resample(seat)`` of the seat
-  to act, each call timed on its own in a second stretch of the same random play.
+  to act, each call timed on its own in a second stretch of the same random play, and per
+  spectator ``view`` at each hand's end (the outcome as players see it: a game may build
+  it only when it is read, as Indian Rummy does its hands' arrangements).
 
 Each side runs in a subprocess of its own, in rounds (``--rounds``), the sides' order turning
 every round: this tree, with ``--baseline PATH`` another source tree (``PYTHONPATH=PATH/src``,
@@ -56,6 +58,7 @@ class Playout(NamedTuple):
     step: Callable[[Any, Any], int]  # play a move; how many hands it finished
     over: Callable[[Any], bool]  # the match is over: start a new one
     resample: Callable[[Any, random.Random], object] | None
+    view: Callable[[Any], object] | None  # what a spectator is sent (timed at each hand's end)
 
 
 def our_playout(name: str) -> Playout:
@@ -80,7 +83,10 @@ def our_playout(name: str) -> Playout:
     def resample(state: Any, rng: random.Random) -> object:
         return state.resample(state.current_player(), rng)
 
-    return Playout(new, type(first).legal_actions, step, type(first).is_over, resample)
+    def view(state: Any) -> object:
+        return state.view(None)
+
+    return Playout(new, type(first).legal_actions, step, type(first).is_over, resample, view)
 
 
 def openspiel_playout(name: str) -> Playout:
@@ -107,7 +113,7 @@ def openspiel_playout(name: str) -> Playout:
         return 1 if state.is_terminal() else 0
 
     kind = type(game.new_initial_state())  # its methods unbound, as ours: no lambda frames
-    return Playout(new, kind.legal_actions, step, kind.is_terminal, None)
+    return Playout(new, kind.legal_actions, step, kind.is_terminal, None, None)
 
 
 class Budget:
@@ -182,7 +188,8 @@ def per_call(playout: Playout, budget: Budget, seed: int) -> dict[str, dict[str,
     choose, redeal = random.Random(seed), random.Random(seed + 1)
     match = Match(playout, seed * 1000 + 500)
     hands = 0
-    times: dict[str, list[int]] = {"legal_actions": [], "apply": [], "resample": []}
+    times: dict[str, list[int]] = {"legal_actions": [], "apply": [], "resample": [],
+                                   "hand_end_view": []}
     clock = time.perf_counter_ns
     while not budget.done(hands):
         for _ in range(CLOCK_EVERY_MOVES):
@@ -199,6 +206,11 @@ def per_call(playout: Playout, budget: Budget, seed: int) -> dict[str, dict[str,
             t3 = clock()
             times["legal_actions"].append(t1 - t0)
             times["apply"].append(t3 - t2)
+            if finished and playout.view is not None:
+                # The outcome as players see it, revealed hands and all: built here at the
+                # latest (a game may build it on first read, as Indian Rummy's arrangements).
+                playout.view(state)
+                times["hand_end_view"].append(clock() - t3)
             match.after(finished)
             if finished:
                 hands += finished

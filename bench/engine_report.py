@@ -55,7 +55,7 @@ def summarize(rounds: Rounds, labels: list[str],
                 "hands_per_s": median_of(rounds, label, game, "hands_per_s"),
                 "cpu_share": median_of(rounds, label, game, "cpu_share"),
                 **{f"{kind}_{stat}": median_of(rounds, label, game, kind, stat)
-                   for kind in ("legal_actions", "apply", "resample")
+                   for kind in ("legal_actions", "apply", "resample", "hand_end_view")
                    for stat in ("p50", "p99", "mean")},
                 "errors": sorted({f[label][game]["error"] for f in rounds
                                   if "error" in f.get(label, {}).get(game, {})}),
@@ -100,7 +100,7 @@ def report(console: Any, summary: dict[str, Any], labels: list[str], rounds: int
 
     calls = Table(title="µs per call (medians over rounds)", box=box.SIMPLE_HEAD, pad_edge=False)
     for name in ("game", "side", "legal p50", "legal p99", "apply p50", "apply mean",
-                 "resample p50", "resample mean"):
+                 "resample p50", "resample mean", "hand-end view p50"):
         calls.add_column(name, justify="left" if name in ("game", "side") else "right")
     for game, row in summary.items():
         for label in labels:
@@ -109,7 +109,7 @@ def report(console: Any, summary: dict[str, Any], labels: list[str], rounds: int
                 continue  # no peer for this game
             calls.add_row(game, label, *(_number(f[k], 1) for k in (
                 "legal_actions_p50", "legal_actions_p99", "apply_p50", "apply_mean",
-                "resample_p50", "resample_mean")))
+                "resample_p50", "resample_mean", "hand_end_view_p50")))
             for error in f["errors"]:
                 console.print(f"[red]{game} ({label}): {error}[/]")
     console.print(calls)

@@ -35,6 +35,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE_LANDSCAPE: ViewportSize = {"width": 844, "height": 390}
+PHONE_PORTRAIT: ViewportSize = {"width": 390, "height": 844}
+SIZES: dict[str, ViewportSize] = {
+    "portrait": PHONE_PORTRAIT, "landscape": PHONE_LANDSCAPE, "desktop": DESKTOP}
+"""The screens every board is tested on (issue 14): a phone upright and sideways, a desktop."""
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 CARD_VALUE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}
 
@@ -291,6 +295,30 @@ def browser() -> Iterator[Browser]:
         chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+def screen_context(browser: Browser, size: str) -> tuple[BrowserContext, Page]:
+    """A page on one of :data:`SIZES`; the phone sizes are touch screens that honour the
+    page's viewport tag (a page wider than the phone would be zoomed out)."""
+    phone = size != "desktop"
+    context = browser.new_context(viewport=SIZES[size], has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def settle(page: Page) -> None:
+    """Until the cards have landed (anim.js: each flight is under 300 ms). A view is drawn in
+    the frame after it arrives, and a card flying in under the pointer ends its hover raise
+    as it leaves: so, until a run of quiet frames."""
+    page.wait_for_function("""() => new Promise(done => {
+        let quiet = 0;
+        const tick = () => {
+          quiet = document.getAnimations().some(a => a.playState === 'running') ? 0 : quiet + 1;
+          if (quiet >= 10) done(true); else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      })""", timeout=3000)
 
 
 def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, Page]:

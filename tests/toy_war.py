@@ -67,6 +67,13 @@ class WarOptions(BaseOptions):
         "quick": {"hand_size": 1, "target": 5},
         "full_pack": {"pack": "full", "target": 30},
     }
+    PRESET_TITLES: ClassVar[dict[str, str]] = {
+        "standard": "Standard", "quick": "Quick", "full_pack": "Full pack"}
+    PRESET_NOTES: ClassVar[dict[str, str]] = {
+        "standard": "Three cards each from a short pack of tens, courts and aces; game to 10.",
+        "quick": "One card each; game to 5.",
+        "full_pack": "All 52 cards; game to 30.",
+    }
     DEFAULT_PRESET: ClassVar[str] = "standard"
     EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 
@@ -264,4 +271,9 @@ def _higher(points: list[int]) -> int | None:
 # takes a trick and leads the next one starts a new turn (a new clock).
 DESCRIPTOR = register(Descriptor(WarState, title=TITLE, players=(2,), bot="toy_war_bot",
                                  order=900, board=False, stock_draw="draw_stock",
-                                 turn_goes_on_after=frozenset({"draw_stock"}), timeout="bot"))
+                                 turn_goes_on_after=frozenset({"draw_stock"}), timeout="bot",
+                                 rules="""
+    Two players. Each turn: draw the top card of the stock, then play a card face up.
+    The higher card takes the trick (equal ranks: the non-dealer), and its taker leads
+    next; each trick is a point.
+"""))

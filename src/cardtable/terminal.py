@@ -393,7 +393,7 @@ class GinTerminal:
         won = view["boxes"]
         table.add_row("", "hands won", "", "", str(won[HUMAN]), str(won[BOT]), style="dim")
         self.console.print(Padding(table, (1, 0, 0, 0)))
-        self.console.print(f"  Playing to {view['target']}.", style="dim")
+        self.console.print(f"  {match_length(view)}.", style="dim")
 
     def show_settlement(self, view: View) -> None:
         result, winner = view["result"], view["result"]["winner"]
@@ -401,15 +401,7 @@ class GinTerminal:
         table.add_column("")
         table.add_column("You", justify="right")
         table.add_column("Bot", justify="right")
-        rows = [("hand points", result["points"]),
-                ("game bonus", [result["game_bonus"] * (seat == winner) for seat in (0, 1)]),
-                (f"hands won x {view['options']['box_bonus']}", result["box_points"])]
-        # Whatever the shutout rule doubled shows as its own line, so the columns add up.
-        extra = [total - sum(values[seat] for _, values in rows)
-                 for seat, total in enumerate(result["totals"])]
-        if any(extra):
-            rows.append(("shutout", extra))
-        for name, values in [*rows, ("total", result["totals"])]:
+        for name, values in settlement_rows(view):
             table.add_row(name, *(str(v) for v in values), style="bold" * (name == "total"))
         self.console.print()
         self.console.print(table)
@@ -420,6 +412,49 @@ class GinTerminal:
         self.console.print(f"  {_verb(winner, 'You win', 'Bot wins')} the match by "
                            f"{result['margin']}.{shutout}",
                            style="bold green" if winner == HUMAN else "bold red")
+
+
+SHUTOUT_TEXT = {"double_hand_points": "hand points doubled",
+                "double_game_bonus": "game bonus doubled", "double_total": "total doubled"}
+
+
+def settlement_rows(view: View) -> list[tuple[str, list[int]]]:
+    """The final settlement as rows of points per seat that add up to the engine's totals.
+
+    The game bonus shows at its option's value and whatever the shutout rule doubled
+    (hand points, the game bonus or the total) as a row of its own; the web client's
+    settlement (web/games/gin_score.js) shows the same rows.
+
+    >>> rows = settlement_rows({"options": {"game_bonus": 100, "box_bonus": 25,
+    ...     "shutout": "double_hand_points"}, "result": {"winner": 1, "points": [0, 34],
+    ...     "game_bonus": 100, "box_points": [0, 25], "totals": [0, 193]}})
+    >>> rows[-2:]
+    [('shutout (hand points doubled)', [0, 34]), ('total', [0, 193])]
+    >>> all(sum(r[1][s] for r in rows[:-1]) == rows[-1][1][s] for s in (0, 1))
+    True
+    """
+    result, options = view["result"], view["options"]
+    winner = result["winner"]
+    base = min(result["game_bonus"], options.get("game_bonus", result["game_bonus"]))
+    rows: list[tuple[str, list[int]]] = [
+        ("hand points", list(result["points"])),
+        ("game bonus", [base * (seat == winner) for seat in (0, 1)]),
+        (f"hands won x {options['box_bonus']}", list(result["box_points"]))]
+    extra = [total - sum(values[seat] for _, values in rows)
+             for seat, total in enumerate(result["totals"])]
+    if any(extra):
+        how = SHUTOUT_TEXT.get(options.get("shutout", ""))
+        rows.append((f"shutout ({how})" if how else "shutout", extra))
+    rows.append(("total", list(result["totals"])))
+    return rows
+
+
+def match_length(view: View) -> str:
+    """"One hand" for an express match, else the number of deals or the target."""
+    deals = view["options"].get("deals", 0)
+    if deals == 1:
+        return "One hand"
+    return f"{deals} hands" if deals else f"Playing to {view['target']}"
 
 
 def play_gin(options: Options, rng: Rng, console: Console | None = None,
@@ -443,4 +478,4 @@ def play_gin(options: Options, rng: Rng, console: Console | None = None,
     return 0
 
 
-__all__ = ["GinTerminal", "interpret", "menu", "play_gin"]
+__all__ = ["GinTerminal", "interpret", "match_length", "menu", "play_gin", "settlement_rows"]

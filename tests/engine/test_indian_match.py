@@ -218,3 +218,35 @@ def test_illegal_moves_say_why_and_change_nothing() -> None:
     with pytest.raises(IllegalAction, match="do not hold"):
         act(state, "discard 9d")
     assert json.dumps([state.view(s) for s in range(4)]) != before
+
+
+# -- the finished deal's revealed hands: arranged when first read -------------------------------
+
+
+def test_a_finished_deals_hands_are_arranged_when_read_as_they_were_at_its_end() -> None:
+    state = rigged([WINNER, LOSER_A, LOSER_B, DROPPER_E], "7c", "9d", ROUNDS,
+                   options={"preset": "pool101"})
+    act(state, "draw_stock", "discard Ah", "draw_stock", "discard Td",
+        "draw_stock", "discard 3s", "draw_stock", "discard Js",
+        "draw_stock", "discard 5d", "draw_stock", "discard 4c",
+        "draw_stock", "discard 6d", "drop", "draw_stock")
+    events = state.apply(Action.parse("declare 8c"))
+    hands_at_end = [list(h) for h in state.hands]
+    (over,) = [e for e in events if e.type == "deal_over"]
+    assert state.phase == Phase.DEAL_OVER
+    # Nothing arranged yet: a bot's playout that ends this deal never pays for the search.
+    assert "revealed" not in vars(over.data)
+    twin = state.resample(1, random.Random(5))
+    assert twin.last is state.last  # frozen: every copy shares it
+    act(state, "deal")  # the next deal reuses the hands' lists
+    assert state.last is None and state.hands != hands_at_end
+    sent = json.loads(json.dumps(over.view(None)))
+    rules = state.options.rules
+    expected = [indian.layout.arrangement(h, 6, rules, declared=seat == 0)
+                for seat, h in enumerate(hands_at_end)]
+    for seat, entry in enumerate(expected):
+        entry["finish"] = "8c" if seat == 0 else None
+    assert sent["hands"] == json.loads(json.dumps(expected))
+    assert sent["winner"] == 0 and sent["wild"] == "7c" and sent["points"] == [0, 23, 80, 40]
+    assert list(over.data) == [*state.history[-1], "wild", "hands"]
+    assert twin.view(2)["last"] == dict(over.data)  # the view sends a plain dict

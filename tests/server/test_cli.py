@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -18,11 +19,22 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from rich.console import Console
 
 from cardtable import __version__, cli
 from cardtable.engine import GAMES, get_game
 from cardtable.engine.api import Action
-from cardtable.terminal import BadInput, interpret, menu
+from cardtable.engine.games import gin
+from cardtable.engine.games.gin.settlement import final_settlement
+from cardtable.terminal import (
+    SHUTOUT_TEXT,
+    BadInput,
+    GinTerminal,
+    interpret,
+    match_length,
+    menu,
+    settlement_rows,
+)
 
 TIMEOUT = 30
 PROMPTS = ["move> ", "press Enter to deal", pexpect.EOF]
@@ -254,6 +266,34 @@ def discard_view() -> dict[str, object]:
 def test_typed_commands(text: str, move: str) -> None:
     view = discard_view()
     assert interpret(text, view, menu(view)) == Action.parse(move)
+
+
+@pytest.mark.parametrize("rule", ["double_hand_points", "double_game_bonus", "double_total"])
+def test_the_settlement_rows_add_up_to_the_totals_with_a_shutout(rule: str) -> None:
+    """Whatever the shutout rule doubles is a row of its own, showing its points."""
+    options = gin.Options(shutout=rule)
+    result = final_settlement([0, 34], [0, 1], 1, options)
+    view = {"result": result, "options": options.to_dict(), "target": 100}
+    rows = settlement_rows(view)
+    names = [name for name, _ in rows]
+    assert names[1] == "game bonus" and rows[1][1] == [0, options.game_bonus]
+    assert names[-2] == f"shutout ({SHUTOUT_TEXT[rule]})" and rows[-2][1][1] > 0
+    for seat in (0, 1):
+        assert sum(values[seat] for _, values in rows[:-1]) == rows[-1][1][seat] \
+            == result["totals"][seat]
+    console = Console(record=True, width=100)
+    GinTerminal(gin.new_match(options, rng=random.Random(1)), console, input).show_settlement(view)
+    shown = console.export_text()
+    assert f"shutout ({SHUTOUT_TEXT[rule]})" in shown and "yes" not in shown
+    assert str(rows[-2][1][1]) in shown
+
+
+def test_an_express_match_is_one_hand_not_a_game_to_100() -> None:
+    console = Console(record=True, width=100)
+    state = gin.new_match(gin.Options(deals=1), rng=random.Random(1))
+    GinTerminal(state, console, input).show_scorecard(state.view(0))
+    assert "One hand." in console.export_text() and "Playing to" not in console.export_text()
+    assert match_length({"options": {"deals": 0}, "target": 150}) == "Playing to 150"
 
 
 def test_menu_lists_knocks_then_unmatched_cards_highest_first() -> None:

@@ -15,11 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, Page
 
 from browser_harness import (
     DESKTOP,
     PHONE_LANDSCAPE,
+    SIZES,
     GinPlayer,
     new_page,
     screenshot,
@@ -30,8 +31,6 @@ from test_browser_indian import IndianPlayer
 from test_browser_rummy import RummyPlayer, game_ready
 from test_browser_spades import SpadesPlayer
 
-PHONE_PORTRAIT: ViewportSize = {"width": 390, "height": 844}
-SIZES = {"portrait": PHONE_PORTRAIT, "landscape": PHONE_LANDSCAPE, "desktop": DESKTOP}
 # game: (the board's root class and stylesheet, its player, seats, table options)
 BOARDS: dict[str, tuple[str, Any, int, dict[str, str]]] = {
     "gin": ("gin", GinPlayer, 2, {}),

@@ -354,6 +354,9 @@ def test_the_table_comes_back_after_a_server_crash(browser: Browser, tmp_path: P
 
 def drag(page: Page, source: str, target: str, source_x: float | None = None) -> None:
     """Press on source, move in steps, release over target: what a mouse or finger does."""
+    # Where the card is now, not where a moving card passes through.
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running')", timeout=3000)
     a = page.locator(source).bounding_box()
     b = page.locator(target).bounding_box()
     assert a and b
@@ -405,7 +408,8 @@ def test_names_render_as_text_never_html(browser: Browser, base_url: str) -> Non
     context, page = new_page(browser, DESKTOP)
     try:
         page.goto(f"{base_url}{grant.json()['invite_url']}")  # the invitee sees the host's name
-        page.wait_for_function("document.body.innerText.includes('<img')")
+        # A selector wait, not a script: the page's CSP can refuse a script run while it starts.
+        page.locator("body", has_text="<img").wait_for()
         assert page.locator("img[src='x']").count() == 0
         assert payload in page.inner_text("body")
     finally:

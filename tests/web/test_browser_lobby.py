@@ -182,6 +182,63 @@ def test_quick_join_seats_you_at_a_public_table(browser: Browser, server: WebSer
     context.close()
 
 
+def shown_codes(page: Page) -> list[str]:
+    return [str(c) for c in page.eval_on_selector_all(
+        ".open-table", "els => els.filter(e => e.offsetParent).map(e => e.dataset.code)")]
+
+
+def test_only_this_game_filters_the_list_too(browser: Browser, server: WebServer) -> None:
+    """"Only Gin Rummy" is ticked by default: the list shows only Gin tables (and says how
+    many others it hides); unticked, every game's; another game picked, that game's."""
+    base = server.base_url
+    rummy = create_table(base, "rummy", "Rita", {"private": False}, players=3)["code"]
+    spades = create_table(base, "spades", "Sam", {"private": False}, players=4)["code"]
+    gin = create_table(base, "gin", "Gil", {"private": False})["code"]
+    context, page, problems = open_home(browser, base, "Flo")
+    assert page.is_checked("#quick-game")
+    page.locator(row(gin)).wait_for()
+    assert shown_codes(page) == [gin]
+    others = page.locator("#open-tables-others")
+    assert others.is_visible()
+    assert others.inner_text() == ("2 more tables of other games: untick “Only Gin Rummy” "
+                                   "to see them.")
+    assert page.locator("#open-tables-empty").is_hidden()
+
+    page.uncheck("#quick-game")
+    page.locator(row(rummy)).wait_for()
+    assert sorted(shown_codes(page)) == sorted([gin, rummy, spades])
+    assert others.is_hidden()
+
+    # Another game picked, the box ticked again: that game's tables only.
+    page.click("label[for=game-rummy]")
+    page.check("#quick-game")
+    page.locator(row(gin)).wait_for(state="detached")
+    assert shown_codes(page) == [rummy]
+    assert "Only Rummy" in page.inner_text("label[for=quick-game]")
+    assert "2 more tables" in others.inner_text()
+    screenshot(page, "lobby-filter-desktop")
+
+    # A new Spades table appears live in the unfiltered count only.
+    create_table(base, "spades", "Sue", {"private": False}, players=4)
+    page.wait_for_function(
+        "() => document.querySelector('#open-tables-others').textContent.startsWith('3 more')")
+    assert shown_codes(page) == [rummy]
+    # Picking Spades: no rummy row, two spades rows; none of a game: its own empty line.
+    page.click("label[for=game-spades]")
+    page.locator(row(spades)).wait_for()
+    assert len(shown_codes(page)) == 2 and rummy not in shown_codes(page)
+    page.click("label[for=game-indian]")
+    page.locator("#open-tables-empty").wait_for(state="visible")
+    assert shown_codes(page) == []
+    assert "No open Indian Rummy tables" in page.inner_text("#open-tables-empty")
+    assert others.inner_text().startswith("4 more tables")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator(".open-tables").scroll_into_view_if_needed()
+    screenshot(page, "lobby-filter-phone")
+    assert not problems, problems
+    context.close()
+
+
 def test_settings_and_express_go_with_the_new_table(browser: Browser, server: WebServer) -> None:
     base = server.base_url
     context, page, problems = open_home(browser, base, "Eve")
@@ -227,6 +284,7 @@ def test_friends_table_settings_and_seat_levels(browser: Browser, server: WebSer
 
     # Another person sees it with no Watch button, and the settings spelled out.
     ctx_b, other, problems_b = open_home(browser, base, viewport=PHONE_LANDSCAPE)
+    other.click("label[for=game-rummy]")  # "Only Rummy": the list shows Rummy tables
     entry = other.locator(row(code))
     entry.wait_for()
     assert entry.locator(".ot-watch").count() == 0
@@ -251,6 +309,8 @@ def test_hostile_names_render_as_text(browser: Browser, server: WebServer) -> No
     catch_dialogs(ann, dialogs)
     ctx_b, bad, problems_b = open_home(browser, base, guest_name)
     catch_dialogs(bad, dialogs)
+    for page in (ann, bad):
+        page.uncheck("#quick-game")  # a Rummy table: every game's tables listed
     bad.click(f"{row(code)} .ot-join")
     bad.wait_for_url(f"**/t/{code}")
 

@@ -27,6 +27,7 @@ from browser_harness import (
     PHONE_LANDSCAPE,
     new_page,
     screenshot,
+    settle,
     watch_console,
 )
 from cardtable.bots.levels import BOT_MODULES as BOTS
@@ -44,10 +45,16 @@ def rank_of(code: str) -> int:
 
 
 class RummyPlayer:
-    """One person at a table-meld game in one page."""
+    """One person at a table-meld game in one page.
 
-    def __init__(self, page: Page) -> None:
+    With ``touch`` (a page of a touch context) the player taps instead of clicking, and plays
+    by tapping a card and then where it goes: the discard pile to discard it, the felt of the
+    table to lay the selected meld, a meld to lay a card off on it.
+    """
+
+    def __init__(self, page: Page, touch: bool = False) -> None:
         self.page = page
+        self.touch = touch
         self.tried_opening = -1  # the version at which a first meld was last tried
         self.swaps = 0  # jokers exchanged by a drop on the joker
 
@@ -99,14 +106,42 @@ class RummyPlayer:
 
     # -- acting -------------------------------------------------------------------------------
 
-    def click_and_wait(self, selector: str) -> None:
+    def press(self, selector: str, position: Position | None = None) -> None:
+        """A click, or a tap on a touch screen."""
+        if self.touch:
+            self.page.tap(selector, position=position)
+        else:
+            self.page.click(selector, position=position)
+
+    def click_and_wait(self, selector: str, position: Position | None = None) -> None:
         before = self.version()
-        self.page.click(selector)
+        self.press(selector, position)
         self.wait_newer(before)
 
     def select(self, key: str) -> None:
         """Click a hand card (cards overlap: on the visible strip at the left, as a person does)."""
-        self.page.click(f'.rm-hand .hand-card[data-key="{key}"]', position=STRIP)
+        self.press(f'.rm-hand .hand-card[data-key="{key}"]', position=STRIP)
+
+    def free_felt(self) -> Position:
+        """A point of the table's felt clear of every meld (to tap: lay the selection there)."""
+        box = self.page.locator("#table").bounding_box()
+        melds = [m for m in (self.page.locator(".table-meld").nth(i).bounding_box()
+                             for i in range(self.page.locator(".table-meld").count())) if m]
+        assert box
+        for x, y in ((box["width"] - 8, box["height"] - 8), (box["width"] / 2, box["height"] - 8),
+                     (8, box["height"] - 8), (box["width"] - 8, 8)):
+            px, py = box["x"] + x, box["y"] + y
+            if not any(m["x"] <= px <= m["x"] + m["width"] and m["y"] <= py <= m["y"] + m["height"]
+                       for m in melds):
+                return {"x": x, "y": y}
+        raise AssertionError("the table has no free felt to tap")
+
+    def lay_selection(self) -> None:
+        """Lay the selected cards: the Meld button, or a tap on the felt."""
+        if self.touch:
+            self.click_and_wait("#table", self.free_felt())
+        else:
+            self.click_and_wait("#meld")
 
     def clear(self) -> None:
         if self.card_keys(".selected") or self.page.query_selector("#staged-groups"):
@@ -117,7 +152,7 @@ class RummyPlayer:
             depth = self.deepest_pick()
             if depth > 1:
                 before = self.version()
-                self.page.click(f'#pile .pile-card[data-depth="{depth}"]', position=STRIP)
+                self.press(f'#pile .pile-card[data-depth="{depth}"]', position=STRIP)
                 self.wait_newer(before)
                 return f"take {depth}"
         if self.enabled("#stock"):
@@ -149,13 +184,16 @@ class RummyPlayer:
             if not chips or int(total.get_attribute("data-total") or 0) >= need:
                 break
             cards = max(chips, key=lambda c: c[1])[0]
-            self.page.click(f'#stage-panel .candidate:enabled[data-cards="{cards}"]')
-            self.page.click("#stage")
+            self.press(f'#stage-panel .candidate:enabled[data-cards="{cards}"]')
+            self.press("#stage")
         if int(total.get_attribute("data-total") or 0) < need:
             self.clear()
             return False
         before = self.version()
-        self.page.click("#meld")
+        if self.touch:
+            self.press("#table", self.free_felt())
+        else:
+            self.press("#meld")
         self.page.wait_for_function(
             """v => Number(document.querySelector('.table-page')?.dataset.version) > v ||
                    document.querySelector('#message')?.textContent""", arg=before)
@@ -171,7 +209,7 @@ class RummyPlayer:
         assert cards, "no discardable card although it is my turn to discard"
         key, code, _ = max(cards, key=lambda c: (not c[2], c[1] != "Jk", rank_of(c[1])))
         self.select(key)
-        self.click_and_wait("#discard")
+        self.click_and_wait("#pile" if self.touch else "#discard")
         return f"discard {code}"
 
     def play(self) -> list[str]:
@@ -186,8 +224,8 @@ class RummyPlayer:
                     moves.append("first meld")
                     continue
             elif self.enabled("#stage-panel .candidate.legal"):
-                self.page.click("#stage-panel .candidate.legal >> nth=0")
-                self.click_and_wait("#meld")
+                self.press("#stage-panel .candidate.legal >> nth=0")
+                self.lay_selection()
                 moves.append("meld")
                 continue
             fits = self.card_keys(".fits")
@@ -235,7 +273,7 @@ class RummyPlayer:
         if self.page.query_selector("#next-hand:enabled"):
             self.click_and_wait("#next-hand")
         else:
-            self.page.click("#continue")
+            self.press("#continue")
         self.page.wait_for_function(
             "() => document.querySelector('.rummy')?.dataset.mode === 'play'")
 
@@ -407,7 +445,9 @@ def test_rummy_lay_off_by_drag(browser: Browser, base_url: str) -> None:
 
 
 def drag(page: Page, source: str, target: str) -> None:
-    """Press on the source's visible strip, move in steps, release over the target."""
+    """Press on the source's visible strip, move in steps, release over the target (once the
+    cards have landed: a card in flight is not where it will be)."""
+    settle(page)
     a = page.locator(source).bounding_box()
     b = page.locator(target).bounding_box()
     assert a and b

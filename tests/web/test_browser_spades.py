@@ -94,7 +94,11 @@ class SpadesPlayer:
             "#bid-panel .bid-button:enabled", "els => els.map(e => e.dataset.bid)")}
         assert enabled, "no bid button is enabled on my turn to bid"
         number = next(n for n in BID_PREFERENCE if n in enabled)
-        self.click_and_wait(f"#bid-{number}")
+        if number == 0:  # nil asks first: a second press bids it
+            self.page.click("#bid-0")
+            self.click_and_wait("#confirm-nil")
+        else:
+            self.click_and_wait(f"#bid-{number}")
         return number
 
     def play_card(self) -> str:
@@ -293,6 +297,8 @@ def test_an_invited_partner_bids_and_plays_a_trick(browser: Browser, base_url: s
     ann.click("#game-spades")
     ann.fill("#guest-name", "Ann")
     ann.click("#players-4")
+    if ann.locator("#table-box:not([open]) > summary").count():  # who sits where is folded away
+        ann.click("#table-box > summary")
     ann.select_option("#seat-kind-1", "bot")
     ann.select_option("#seat-kind-2", "human")
     ann.select_option("#seat-kind-3", "bot")
@@ -442,7 +448,8 @@ def test_blind_nil_then_the_two_card_exchange(browser: Browser, base_url: str) -
     player.wait_until_ready()
     if player.phase() != "blind_nil":
         pytest.skip("blind nil was not offered (a computer partner bid it first)")
-    player.click_and_wait("#blind-nil")
+    page.click("#blind-nil")  # asks first
+    player.click_and_wait("#confirm-blind-nil")
     assert "Blind nil" in page.inner_text(".sp-hand-info")
     player.wait_until_ready()
     assert player.phase() == "exchange"

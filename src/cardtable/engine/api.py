@@ -220,6 +220,9 @@ class Options:
 
     Subclasses set ``PRESETS`` (name -> overrides of the field defaults) and
     ``DEFAULT_PRESET``; ``Options()`` must equal ``preset(DEFAULT_PRESET)``.
+    ``PRESET_TITLES`` and ``PRESET_NOTES`` give every preset a name players
+    understand and a one-line explanation (menus and the how-to page show them;
+    tests/engine/test_option_docs.py holds every game to it).
     ``EXPRESS`` holds the overrides that make any preset an "express" match of
     one hand (``from_dict({"preset": p, **EXPRESS})``); ``{}`` means the game
     has none.
@@ -227,6 +230,8 @@ class Options:
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     DEFAULT_PRESET: ClassVar[str] = "standard"
+    PRESET_TITLES: ClassVar[Mapping[str, str]] = {}
+    PRESET_NOTES: ClassVar[Mapping[str, str]] = {}
     EXPRESS: ClassVar[dict[str, Any]] = {}
 
     def __post_init__(self) -> None:
@@ -264,6 +269,23 @@ class Options:
             {"name": f.name, "default": f.default, "range": f.metadata.get("range"),
              "choices": f.metadata.get("choices"), "doc": f.metadata.get("doc", "")}
             for f in dataclasses.fields(cls)
+        ]
+
+    @classmethod
+    def describe_presets(cls) -> list[dict[str, Any]]:
+        """Each preset with its title, note and the options it sets over the defaults
+        (for UIs; an untitled preset is called by its name).
+
+        >>> class Demo(Options):
+        ...     PRESETS = {"standard": {}, "quick": {"x": 1}}
+        ...     PRESET_NOTES = {"standard": "The usual game.", "quick": "One round."}
+        >>> [(p["name"], p["title"], p["sets"]) for p in Demo.describe_presets()]
+        [('standard', 'standard', {}), ('quick', 'quick', {'x': 1})]
+        """
+        return [
+            {"name": name, "title": cls.PRESET_TITLES.get(name, name),
+             "note": cls.PRESET_NOTES.get(name, ""), "sets": dict(values)}
+            for name, values in cls.PRESETS.items()
         ]
 
 

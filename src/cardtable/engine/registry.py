@@ -20,6 +20,7 @@ other (a test's toy game, a plug-in) joins with :func:`register`.
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +66,10 @@ class Descriptor:
     card, or the computer's own move."""
     drop_after_misses: int | None = None
     """The missed turn in a row that is played as a ``drop`` (Indian Rummy: 3)."""
+    rules: str = ""
+    """The rules in brief, for players (the how-to page): a few paragraphs separated by
+    blank lines; a paragraph of lines that start with ``- `` is a list. Indentation
+    common to the lines is ignored (:attr:`rules_text`)."""
 
     # -- names ------------------------------------------------------------------------
 
@@ -79,6 +84,20 @@ class Descriptor:
     @property
     def presets(self) -> list[str]:
         return list(self.state.OPTIONS.PRESETS)
+
+    @property
+    def rules_text(self) -> str:
+        """:attr:`rules` without its source indentation or surrounding blank lines.
+
+        >>> Descriptor(GameState, "X", (2,), "bot", rules='''
+        ...     First.
+        ...
+        ...     - a
+        ...     - b
+        ... ''').rules_text.splitlines()
+        ['First.', '', '- a', '- b']
+        """
+        return inspect.cleandoc(self.rules)
 
     # The attributes a game module used to export, for callers of ``get_game(name)``.
     NAME = name

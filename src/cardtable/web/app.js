@@ -1,8 +1,10 @@
-// The router: `/` is the home page, `/t/CODE` a table. Pages are plain
-// functions that fill #app and return {destroy()}; moving between them uses
-// history.pushState, so links work, reloads resume and Back behaves.
+// The router: `/` is the home page, `/t/CODE` a table, `/how/GAME` how to play a
+// game (`/how`: every game). Pages are plain functions that fill #app and return
+// {destroy()}; moving between them uses history.pushState, so links work, reloads
+// resume and Back behaves.
 
 import { renderHome } from "./home.js";
+import { renderHowto } from "./howto.js";
 import { openTable } from "./table.js";
 import { prefs } from "./state.js";
 
@@ -18,8 +20,13 @@ function route() {
   page = null;
   const root = document.getElementById("app");
   root.replaceChildren();
-  const match = location.pathname.match(/^\/t\/([A-Za-z0-9]{1,16})\/?$/);
-  page = match ? openTable(root, match[1], navigate) : renderHome(root, navigate);
+  const path = location.pathname;
+  const table = path.match(/^\/t\/([A-Za-z0-9]{1,16})\/?$/);
+  const how = path.match(/^\/how(?:\/([a-z0-9_]{1,40}))?\/?$/);
+  if (table) page = openTable(root, table[1], navigate);
+  else if (how) page = renderHowto(root, how[1] || null);
+  else page = renderHome(root, navigate);
+  if (!table) window.scrollTo(0, 0);
 }
 
 function applyPrefs() {

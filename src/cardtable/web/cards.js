@@ -156,11 +156,11 @@ function lattice(x0, y0, x1, y1, step) {
 
 const BACK_LATTICE = lattice(9, 9, 91, 131, 9);
 
-/** A face-down card. */
+/** A face-down card; an empty label makes it decoration (a pile that names itself). */
 export function cardBack(label = "face-down card") {
+  const named = label ? { role: "img", "aria-label": label } : { "aria-hidden": "true" };
   return svg("svg", {
-    class: "card-svg back", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label,
-    focusable: "false",
+    class: "card-svg back", viewBox: `0 0 ${W} ${H}`, ...named, focusable: "false",
   },
   svg("rect", { class: "back-paper", x: 1, y: 1, width: W - 2, height: H - 2, rx: 8 }),
   svg("rect", { class: "back-field", x: 8, y: 8, width: W - 16, height: H - 16, rx: 4 }),

@@ -32,7 +32,9 @@ export function createChat(ctx, io) {
     onclick: () => setOpen(!open),
   }, "Chat", badge);
 
-  const log = h("ol", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", "aria-label": "Chat messages" });
+  // A list that is also a live region (role="log" would take the list's semantics away
+  // from its items): each new message is read out.
+  const log = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": "Chat messages" });
   const empty = h("p", { class: "hint chat-empty", id: "chat-empty" }, "No messages yet.");
   const mutedBox = h("div", { class: "chat-muted", id: "chat-muted", hidden: true });
   const note = h("p", { class: "hint chat-note", id: "chat-note", hidden: true });

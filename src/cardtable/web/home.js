@@ -1,12 +1,23 @@
 // The home page: choose a game, a preset, table settings and (optionally)
 // options, then play against the computer or invite friends; join a public
 // table from the live lobby (lobby.js); or join a table by its code.
+// The Play buttons must show without scrolling, on a phone held upright too (issue
+// 14): the table settings and the seat plan for friends fold away on a small screen
+// (open on a large one; then as the player last left them), and on a phone the games
+// are a two-column grid.
+// `/?game=NAME` picks a game (the how-to pages' Play button).
 
 import { createTable, listGames, normalizeCode } from "./api.js";
 import { h, replace } from "./dom.js";
+import { presetTitle } from "./howto.js";
 import { mountLobby } from "./lobby.js";
 import { guestName, prefs, rememberSeat, setGuestName, setPref } from "./state.js";
 import { suitIcon } from "./cards.js";
+
+// A screen with room for the table settings open from the start (until the player
+// folds or opens them himself: then as he left them).
+const ROOMY = "(min-width: 760px) and (min-height: 700px)";
+
 
 const humanize = (name) => String(name).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 
@@ -46,11 +57,11 @@ function playersText(counts) {
   return `${counts.join(" or ")} players`;
 }
 
-function gamePicker(games, onPick) {
+function gamePicker(games, picked, onPick) {
   const group = h("div", { class: "game-picker", role: "radiogroup", "aria-label": "Game" });
-  games.forEach((game, i) => {
+  games.forEach((game) => {
     const id = `game-${game.name}`;
-    const input = h("input", { type: "radio", name: "game", id, value: game.name, checked: i === 0 });
+    const input = h("input", { type: "radio", name: "game", id, value: game.name, checked: game === picked });
     input.addEventListener("change", () => onPick(game));
     group.append(h("label", { class: "game-choice", for: id }, input,
       h("span", { class: "game-title" }, game.title || humanize(game.name)),
@@ -73,7 +84,10 @@ function seatLabel(game, count, seat) {
   return `Seat ${seat + 1}`;
 }
 
-/** The player-count radios and the per-seat Computer / Invite choices. */
+/**
+ * The player-count radios (`el`) and the per-seat Computer / Invite choices (`seatsEl`,
+ * which only matter with friends: they go with the table settings).
+ */
 function seatPlanner(onChange) {
   const box = h("div", { class: "seat-plan", hidden: true });
   const plan = { game: null, players: null, kinds: [] };
@@ -83,6 +97,7 @@ function seatPlanner(onChange) {
     const counts = game.players || [];
     const several = counts.length > 1 || Math.max(...counts, 2) > 2;
     box.hidden = !several;
+    seatsBox.hidden = !several;
     if (!several) {
       plan.players = null;
       replace(box);
@@ -101,11 +116,11 @@ function seatPlanner(onChange) {
         return h("label", { class: "count-choice", for: `players-${n}` }, input,
           h("span", null, `${n}`), notes[n] ? h("span", { class: "hint" }, notes[n]) : null);
       })) : null;
-    replace(box, radios, seatsBox);
+    replace(box, radios);
     drawSeats();
   }
 
-  const seatsBox = h("fieldset", { class: "seat-kinds" });
+  const seatsBox = h("fieldset", { class: "seat-kinds", hidden: true });
 
   function drawSeats() {
     const seats = [];
@@ -126,7 +141,7 @@ function seatPlanner(onChange) {
     onChange(plan);
   }
 
-  return { el: box, show, plan };
+  return { el: box, seatsEl: seatsBox, show, plan };
 }
 
 const TURN_TIMES = [[0, "Off"], [15, "15 s"], [30, "30 s"], [60, "60 s"]];
@@ -180,14 +195,25 @@ function tableSettings(onExpress) {
     };
   }
 
-  const el = h("fieldset", { class: "table-settings" }, h("legend", null, "Table"),
+  /** The choices that differ from the usual ones, in a few words (the folded box's summary). */
+  function summary() {
+    const parts = [];
+    if (turn.value !== "auto") parts.push(Number(turn.value) ? `${turn.value} s turns` : "no turn timer");
+    if (express.input.checked && !express.el.hidden) parts.push("express");
+    if (listed.input.checked) parts.push("in the lobby");
+    if (!spectators.input.checked) parts.push("no spectators");
+    if (levels.some((level) => level === "easy")) parts.push("easy computer");
+    return parts.length ? parts.join(" · ") : "usual settings";
+  }
+
+  const el = h("div", { class: "table-settings" },
     h("div", { class: "settings-grid" },
       h("div", { class: "option" }, h("label", { for: "turn-time" }, "Turn time"), turn,
         h("span", { class: "hint", id: "turn-time-hint" }, "Usual: 30 s with people, off against the computer.")),
       express.el, listed.el, spectators.el),
     levelsBox);
   return {
-    el, showSeats, value,
+    el, showSeats, value, summary,
     get express() { return express.input.checked; },
     /** Only games with an `express` object from /api/games offer it. */
     offerExpress(available) { express.el.hidden = !available; },
@@ -211,7 +237,9 @@ export function renderHome(root, navigate) {
     id: "guest-name", maxlength: 24, autocomplete: "nickname", value: guestName(),
     placeholder: "Guest",
   });
-  const presetSelect = h("select", { id: "preset" });
+  const presetNote = h("p", { class: "hint preset-note", id: "preset-note" });
+  const presetSelect = h("select", { id: "preset", "aria-describedby": "preset-note" });
+  const howtoLink = h("a", { class: "howto-link", id: "howto-link", href: "/how", "data-route": "" }, "How to play");
   const optionsBox = h("div", { class: "options-grid" });
   const buttons = [];
   let game = null;
@@ -238,11 +266,19 @@ export function renderHome(root, navigate) {
     }
   }
 
+  function showPresetNote() {
+    presetNote.textContent = game?.preset_notes?.[presetSelect.value] || "";
+  }
+  presetSelect.addEventListener("change", showPresetNote);
+
   function showGame(picked) {
     game = picked;
     touched = new Map();
     replace(presetSelect, ...(game.presets || []).map((p) =>
-      h("option", { value: p, selected: p === game.default_preset }, humanize(p))));
+      h("option", { value: p, selected: p === game.default_preset }, presetTitle(game, p))));
+    showPresetNote();
+    howtoLink.href = `/how/${game.name}`;
+    howtoLink.textContent = `How to play ${game.title || humanize(game.name)}`;
     fields = new Map((game.options || []).map((o) => [o.name, optionField(o, touched)]));
     replace(optionsBox, ...fields.values());
     settings.offerExpress(Boolean(game.express && Object.keys(game.express).length));
@@ -299,21 +335,39 @@ export function renderHome(root, navigate) {
     if (code) navigate(`/t/${code}`);
   });
 
+  const tableSummary = h("span", { class: "hint details-summary", id: "table-summary" });
+  const stored = prefs().tableBoxOpen;
+  const open = typeof stored === "boolean" ? stored : window.matchMedia?.(ROOMY).matches ?? false;
+  const tableBox = h("details", { class: "table-box", id: "table-box", open },
+    h("summary", null, "Table settings ", tableSummary),
+    planner.seatsEl,
+    settings.el);
+  const showTableSummary = () => { tableSummary.textContent = settings.summary(); };
+  tableBox.addEventListener("change", showTableSummary);
+  tableBox.addEventListener("toggle", () => setPref("tableBoxOpen", tableBox.open));
+
   const newGame = h("section", { class: "panel new-game", "aria-labelledby": "new-game-title" },
     h("h2", { id: "new-game-title" }, "New game"),
-    h("div", { class: "game-slot" }, h("p", { class: "hint" }, "Loading games…")),
-    h("div", { class: "row" },
-      h("div", { class: "field" }, h("label", { for: "preset" }, "Rules"), presetSelect),
-      h("div", { class: "field" }, h("label", { for: "guest-name" }, "Your name"), name)),
-    planner.el,
-    settings.el,
-    h("details", { class: "options" }, h("summary", null, "More options"),
+    h("div", { class: "new-game-pick" },
+      h("div", { class: "game-slot" }, h("p", { class: "hint" }, "Loading games…")),
+      planner.el),
+    h("div", { class: "new-game-setup" },
+      h("div", { class: "row" },
+        h("div", { class: "field field-rules" },
+          h("div", { class: "label-row" }, h("label", { for: "preset" }, "Rules"), howtoLink),
+          presetSelect, presetNote),
+        h("div", { class: "field field-name" }, h("label", { for: "guest-name" }, "Your name"), name)),
+      tableBox,
+      h("details", { class: "options" }, h("summary", null, "More options ",
+        h("span", { class: "hint details-summary" }, "change any rule")),
       h("p", { class: "hint" }, "Changes apply on top of the chosen rules; empty fields keep the rules' value."),
       optionsBox),
-    h("div", { class: "actions" }, vsComputer, vsFriend),
-    error);
+      h("div", { class: "actions" }, vsComputer, vsFriend),
+      error));
 
-  root.append(h("div", { class: "home" },
+  const howtoNav = h("nav", { class: "home-howto", "aria-label": "How to play" });
+
+  root.append(h("main", { class: "home" },
     h("header", { class: "home-head" },
       h("h1", null, "cardtable"),
       h("p", { class: "tagline" }, "Card games in your browser, against the computer or with friends.")),
@@ -323,7 +377,7 @@ export function renderHome(root, navigate) {
       h("h2", { id: "join-title" }, "Join a friend"),
       h("p", { class: "hint" }, "Open the invite link you were sent, or type its six-letter code."),
       joinForm),
-    h("footer", { class: "home-foot" }, deckToggle())));
+    h("footer", { class: "home-foot" }, howtoNav, deckToggle())));
 
   listGames().then((all) => {
     // Only the games this client can draw (the server says which: `browser`).
@@ -334,8 +388,13 @@ export function renderHome(root, navigate) {
       replace(slot, h("p", { class: "hint" }, "No games on this server."));
       return;
     }
-    replace(slot, gamePicker(games, showGame));
-    showGame(games[0]);
+    const asked = new URLSearchParams(location.search).get("game");
+    const first = games.find((g) => g.name === asked) || games[0];
+    replace(slot, gamePicker(games, first, showGame));
+    replace(howtoNav, h("h2", null, "How to play"), h("ul", null, games.map((g) =>
+      h("li", null, h("a", { href: `/how/${g.name}`, "data-route": "" }, g.title || humanize(g.name))))));
+    showGame(first);
+    showTableSummary();
   }).catch((e) => { error.textContent = `Could not load the games: ${e.message}`; });
 
   return { destroy() { lobby.destroy(); } };

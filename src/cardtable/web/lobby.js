@@ -1,5 +1,7 @@
 // The home page's "Open tables": public tables waiting for players, kept live
 // over /ws/lobby, with Join / Watch per table and a Quick join button.
+// "Only <game>" (ticked by default) narrows both the list and Quick join to the
+// game picked under New game; the tables it hides are counted, never silently lost.
 //
 // Every lobby frame carries the whole list, so the client never patches: it
 // reconciles the rows by table id, keeping the existing buttons (and keyboard
@@ -152,11 +154,17 @@ export function mountLobby({ navigate, name, pickedGame }) {
     "No open tables right now. Create one with “List in the public lobby”, or play the computer.");
   const status = h("p", { class: "ot-status hint", id: "open-tables-status" }, "Looking for open tables…");
   const quickError = h("p", { class: "form-error", id: "quick-error", role: "alert" });
-  const onlyGame = h("input", { type: "checkbox", id: "quick-game", checked: true });
+  const onlyGame = h("input", { type: "checkbox", id: "quick-game", checked: true, "aria-controls": "open-tables" });
   const onlyLabel = h("label", { for: "quick-game" }, "Only this game");
+  const others = h("p", { class: "ot-others hint", id: "open-tables-others", hidden: true, "aria-live": "polite" });
+  onlyGame.addEventListener("change", () => refilter());
   const quick = h("button", { class: "primary", id: "quick-join", onclick: quickSeat }, "Quick join");
   let destroyed = false;
   let seen = null; // table ids of the previous list (null before the first), for "a table opened"
+  let latest = []; // the last full list from the server, to filter again when the game or box changes
+
+  /** The game the list is narrowed to, or null for every game. */
+  const filterGame = () => (onlyGame.checked ? pickedGame() || null : null);
 
   function guest() {
     const typed = name().trim();
@@ -231,11 +239,14 @@ export function mountLobby({ navigate, name, pickedGame }) {
   }
 
   function show(tables) {
+    latest = tables;
+    const only = filterGame();
+    const valid = tables.filter((entry) => entry && entry.table_id && entry.code);
+    const shown = only ? valid.filter((entry) => entry.game === only.name) : valid;
     const hadFocus = list.contains(document.activeElement);
     let cursor = list.firstChild;
     const keep = new Set();
-    for (const entry of tables) {
-      if (!entry || !entry.table_id || !entry.code) continue;
+    for (const entry of shown) {
       keep.add(entry.table_id);
       let row = rows.get(entry.table_id);
       if (!row) {
@@ -256,10 +267,29 @@ export function mountLobby({ navigate, name, pickedGame }) {
     if (hadFocus && !list.contains(document.activeElement)) {
       (list.querySelector(".ot-join") || quick).focus();
     }
-    empty.hidden = rows.size > 0;
-    const opened = seen ? tables.filter((t) => t && !seen.has(t.table_id)) : [];
+    drawCounts(only, valid.length - shown.length);
+    const opened = seen ? shown.filter((t) => !seen.has(t.table_id)) : [];
     if (opened.length === 1) announce(`A table opened: ${opened[0].title || opened[0].game}, ${hostName(opened[0])}.`);
-    seen = keep;
+    // Every listed table counts as seen, so ticking the box off announces nothing.
+    seen = new Set(valid.map((t) => t.table_id));
+  }
+
+  /** The same list again, narrowed anew (not before the first list: nothing to narrow). */
+  function refilter() {
+    if (seen !== null && !destroyed) show(latest);
+  }
+
+  function drawCounts(only, hidden) {
+    empty.hidden = rows.size > 0;
+    const title = only ? only.title || humanize(only.name) : "";
+    empty.textContent = only
+      ? `No open ${title} tables right now. Create one with “List in the public lobby”, or play the computer.`
+      : "No open tables right now. Create one with “List in the public lobby”, or play the computer.";
+    const text = hidden
+      ? `${hidden} more ${hidden === 1 ? "table" : "tables"} of other games: untick “Only ${title}” to see ${hidden === 1 ? "it" : "them"}.`
+      : "";
+    others.hidden = !hidden;
+    if (others.textContent !== text) others.textContent = text; // a live region: no repeats
   }
 
   const el = h("section", { class: "panel open-tables", "aria-labelledby": "open-tables-title" },
@@ -267,7 +297,7 @@ export function mountLobby({ navigate, name, pickedGame }) {
       h("h2", { id: "open-tables-title" }, "Open tables"),
       h("div", { class: "ot-quick" }, quick, onlyGame, onlyLabel)),
     h("p", { class: "hint" }, "Public tables waiting for players. Join a free seat, or watch."),
-    status, quickError, list, empty);
+    status, quickError, list, empty, others);
 
   const socket = new LobbySocket({
     list: (tables) => { if (!destroyed) show(tables); },
@@ -290,9 +320,10 @@ export function mountLobby({ navigate, name, pickedGame }) {
         fillRow(row, row.entry);
       }
     },
-    /** The home page picked another game: the quick-join filter follows it. */
+    /** The home page picked another game: the list and Quick join follow it. */
     setGame(game) {
       onlyLabel.textContent = game ? `Only ${game.title || humanize(game.name)}` : "Only this game";
+      refilter();
     },
     destroy() {
       destroyed = true;

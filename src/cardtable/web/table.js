@@ -4,11 +4,13 @@
 // Table life (clocks, stand-ins, chat, settings, leaving, ending by agreement)
 // lives in table_life.js, which gets every frame from here.
 //
-// A renderer module exports mount(el, ctx) -> {update(view, meta), key(event), destroy()}
+// A renderer module exports mount(el, ctx) -> {update(view, meta), key(event), destroy(),
+// and optionally error(d): true when the board showed an error frame itself}
 // and STYLES, the stylesheets (games/<name>.css) it needs, linked before it mounts.
 
-import { ApiError, getTable, joinTable, normalizeCode } from "./api.js";
+import { ApiError, getTable, joinTable, listGames, normalizeCode } from "./api.js";
 import { h, replace, stylesheet } from "./dom.js";
+import { howtoSections } from "./howto.js";
 import { TableSocket } from "./net.js";
 import { createTableLife } from "./table_life.js";
 import { forgetSeat, guestName, prefs, rememberSeat, seatFor, setGuestName, setPref } from "./state.js";
@@ -20,6 +22,27 @@ const CONNECTION_TEXT = {
 // Error codes that only mean "the table moved on"; the snapshot that follows fixes it.
 // no_spectators: the 4005 close that follows says it once.
 const QUIET_ERRORS = new Set(["stale", "no_spectators"]);
+
+/**
+ * Seat names as the join page and the seat chips both show them: a person's name, a
+ * computer "Computer", and when two seats would read the same (two computers) each gets
+ * its seat number ("Computer 3"), the rule of the boards' distinctSeatNames (board.js).
+ * `me` (your own seat, named "You" elsewhere) does not count as a twin.
+ */
+export function seatNamer(seats, me = null) {
+  const base = (s) => (!s || !s.taken ? "Free seat" : s.name || (s.kind === "bot" ? "Computer" : `Seat ${s.seat + 1}`));
+  return (seat) => {
+    const info = seats.find((s) => s.seat === seat);
+    const name = base(info);
+    if (!info || !info.taken) return name;
+    const twin = seats.some((o) => o.seat !== seat && o.seat !== me && o.taken && base(o) === name);
+    return twin ? `${name} ${seat + 1}` : name;
+  };
+}
+
+/** A computer's level in the words both lists use: only "easy" is worth saying. */
+const easy = (s) => Boolean(s && s.kind === "bot" && s.level === "easy");
+const botTag = (s) => (easy(s) ? "easy bot" : "bot");
 
 export function openTable(root, rawCode, navigate) {
   const code = normalizeCode(rawCode);
@@ -86,11 +109,12 @@ export function openTable(root, rawCode, navigate) {
       connect(page, code, info.table_id, hello, navigate, (s) => { socket = s; });
     }
 
+    const nameOf = seatNamer(info.seats);
     const seats = h("ul", { class: "lobby-seats" }, info.seats.map((s) =>
-      h("li", { class: s === invited && invitedFree ? "invited-seat" : null },
+      h("li", { class: s === invited && invitedFree ? "invited-seat" : null, dataset: { seat: String(s.seat) } },
         info.seats.length > 2 ? `Seat ${s.seat + 1}: ` : "",
-        s.taken ? (s.name || "Player") : "Free seat",
-        s.kind === "bot" ? ` (computer${s.level === "easy" ? ", easy" : ""})` : "",
+        h("span", { class: "seat-name" }, nameOf(s.seat)),
+        s.taken && s.kind === "bot" ? [" ", h("span", { class: "bot-tag" }, botTag(s))] : "",
         s === invited && invitedFree ? " ← your seat" : "")));
     let hint = free ? "You are invited to play." : "This table is full; you can watch the game.";
     if (!free && !canWatch) hint = "This table is full, and the host does not allow spectators.";
@@ -162,11 +186,12 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
   const life = createTableLife(ctx, {
     socket: () => socket, navigate, code, page, board, toast, announce,
   });
+  const howto = howtoDialog(() => ctx.table?.game);
   const top = h("header", { class: "topbar" },
     h("a", { class: "brand", href: "/", "data-route": "" }, "cardtable"),
     h("span", { class: "table-code", title: "Table code" }, code),
-    seatsBar, ...life.topbarItems, status, deck);
-  replace(page, top, life.banners, invite, board, ...life.drawers);
+    seatsBar, ...life.topbarItems, status, deck, howto.button);
+  replace(page, top, life.banners, invite, board, ...life.drawers, howto.dialog);
 
   function toggleDeck() {
     const on = !prefs().fourColour;
@@ -180,7 +205,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     if (s === ctx.seat) return "You";
     const info = ctx.seats[s];
     if (info && !info.taken) return "Opponent";
-    return (info && info.name) || (info && info.kind === "bot" ? "Computer" : `Seat ${s + 1}`);
+    return seatNamer(ctx.seats, ctx.seat)(s);
   };
   ctx.seatInfo = (s) => ctx.seats[s] || null;
   ctx.act = (action) => {
@@ -248,6 +273,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     error(d) {
       ctx.pending = Boolean(socket.pending);
       if (d.code === "bad_token") return; // the 4003 close that follows says it once
+      if (renderer?.error?.(d)) return; // the board shows it where it belongs (a refused card)
       if (life.error(d)) return; // chat errors are shown next to the chat input
       if (!QUIET_ERRORS.has(d.code)) toast(d.message || d.code);
     },
@@ -300,12 +326,12 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       return h("span", {
         class: ["seat-chip", s.seat === toAct && "to-act", away && "away", s.seat === ctx.seat && "me", s.standin && "standin"],
         dataset: { seat: String(s.seat), standin: s.standin || "", timeouts: String(s.timeouts || 0) },
-        "aria-label": `${name}${s.kind === "bot" ? ", computer" : ""}${away ? ", disconnected" : ""}` +
+        "aria-label": `${name}${s.kind === "bot" ? `, computer${easy(s) ? ", easy" : ""}` : ""}${away ? ", disconnected" : ""}` +
           `${scores ? `, ${scoreOf(s.seat)} points` : ""}${s.seat === toAct ? ", to play" : ""}${life.chipLabel(s)}`,
       },
       h("span", { class: "dot", "aria-hidden": "true" }),
       h("span", { class: "seat-name" }, name),
-      s.kind === "bot" ? h("span", { class: "bot-tag", "aria-hidden": "true" }, "bot") : null,
+      s.kind === "bot" ? h("span", { class: "bot-tag", "aria-hidden": "true" }, botTag(s)) : null,
       scores ? h("span", { class: "seat-score" }, String(scoreOf(s.seat) ?? "")) : null,
       ...life.chipExtras(s));
     }), ctx.role === "spectator" ? h("span", { class: "seat-chip watching" }, "Watching") : null);
@@ -364,6 +390,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
   function onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest?.("input, select, textarea")) return;
+    if (howto.dialog.open) return; // reading the rules: keys scroll and close it, never play
     if (renderer?.key?.(event)) event.preventDefault();
   }
   const onOnline = () => socket.retryNow();
@@ -375,4 +402,44 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     renderer?.destroy?.();
     life.destroy();
   });
+}
+
+/**
+ * The table menu's "How to play": the game's how-to page (howto.js) in a dialog, so a
+ * player reads the rules without leaving his seat; a link opens the full page in a new tab.
+ */
+function howtoDialog(gameName) {
+  const title = h("h2", { id: "howto-dialog-title" }, "How to play");
+  const pageLink = h("a", { href: "/how", target: "_blank", rel: "noopener", class: "howto-page-link" }, "Open as a page");
+  const body = h("div", { class: "howto-dialog-body" }, h("p", { class: "loading" }, "Loading…"));
+  const dialog = h("dialog", { class: "howto-dialog", id: "howto-dialog", "aria-labelledby": "howto-dialog-title" },
+    h("div", { class: "howto-dialog-head" }, title, pageLink,
+      h("button", { class: "small", id: "howto-close", "aria-label": "Close how to play", onclick: () => dialog.close() }, "Close")),
+    body);
+  // A tap on the backdrop (outside the box) closes it, as on most phone sheets.
+  dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+  let shown = null;
+
+  async function open() {
+    const name = gameName();
+    if (!name) return;
+    dialog.showModal();
+    if (shown === name) return;
+    try {
+      const game = (await listGames()).find((g) => g.name === name);
+      if (!game) throw new Error(`no game ${name}`);
+      title.textContent = `How to play ${game.title}`;
+      pageLink.href = `/how/${game.name}`;
+      replace(body, howtoSections(game, { headingLevel: 3 }).nodes);
+      shown = name;
+    } catch (e) {
+      replace(body, h("p", null, `Could not load the rules: ${e.message}`));
+    }
+  }
+
+  const button = h("button", {
+    class: "small", id: "howto-open", "aria-haspopup": "dialog", "aria-label": "How to play",
+    title: "How to play", onclick: open,
+  }, "?");
+  return { button, dialog };
 }

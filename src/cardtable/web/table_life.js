@@ -2,7 +2,9 @@
 // chips, the stand-in banner ("The computer is playing for you" / I'm back),
 // ending a match by agreement, leaving on purpose, the spectator count, and the
 // two drawers: the chat (chat.js) and the table panel (match actions and the
-// settings of table_settings.js).
+// settings of table_settings.js). Notices under the top bar say what happened
+// around the board that the board itself does not show: a turn that timed out,
+// the host changing the settings; they are a live region, read aloud too.
 //
 // table.js owns the socket and the seat chips; it hands every frame here and
 // asks for the extra bits of each chip (chipExtras) when it redraws them.
@@ -10,8 +12,18 @@
 import { h, replace } from "./dom.js";
 import { countdown, localDeadline, spokenLeft, startTicker, URGENT_MS } from "./clock.js";
 import { createChat } from "./chat.js";
-import { createSettings } from "./table_settings.js";
+import { createSettings, gameInfo, settingsNews } from "./table_settings.js";
 import { forgetSeat } from "./state.js";
+
+/** Timeouts in a match before a computer takes the seat: the server's STANDIN_AFTER
+ * (server/table_replay.py, docs/protocol.md); tests/web/test_life_notices.py keeps them equal. */
+export const STANDIN_AFTER = 3;
+const NOTICE_MS = 8000;
+const MAX_NOTICES = 3;
+
+/** The chip label's words for a held seat; the ticker rewrites them as time passes. */
+const reconnectWords = (ms) => `reconnecting, ${spokenLeft(ms)} left`;
+const RECONNECT_WORDS = /reconnecting, [^,]*? left/;
 
 const STANDIN_TEXT = {
   disconnected: "computer playing (disconnected)",
@@ -39,6 +51,8 @@ export function createTableLife(ctx, io) {
   };
   let announcedClock = null;
   let lastStandin = null;
+  let timeoutsSeen = null; // seat -> timeouts as last told (null before the first frame)
+  let tableSeen = null; // the last table frame's settings, options, express and host
   const sock = () => io.socket();
 
   const chat = createChat(ctx, {
@@ -181,6 +195,78 @@ export function createTableLife(ctx, io) {
     replace(banners, ...items);
   }
 
+  // -- notices: what happened around the board -------------------------------------------
+
+  // A log region: each notice added is read once; the board's layout never moves for it
+  // (it floats under the top bar) and a tap dismisses it early.
+  const notices = h("div", { class: "life-notices", id: "life-notices", role: "log", "aria-live": "polite", "aria-label": "Table notices" });
+
+  // Under the top bar and the banners (never over "I'm back" or "Agree"), whose heights
+  // change as chips, clocks and banners come and go, and which scroll away on a phone.
+  let barWatch = null;
+  function placeNotices() {
+    const bar = io.page.querySelector(".topbar");
+    if (bar && !barWatch && typeof ResizeObserver === "function") {
+      barWatch = new ResizeObserver(placeNotices);
+      barWatch.observe(bar);
+      barWatch.observe(banners);
+    }
+    const bottom = Math.max(bar?.getBoundingClientRect().bottom ?? 0, banners.getBoundingClientRect().bottom, 0);
+    notices.style.top = `${Math.round(bottom + 6)}px`;
+  }
+  window.addEventListener("scroll", placeNotices, { passive: true });
+
+  /** Show `text` for `ms`; a notice with the same `key` (one seat's timeouts) replaces the last. */
+  function notice(text, kind, { ms = NOTICE_MS, key = null } = {}) {
+    if (!text) return;
+    placeNotices();
+    if (key) for (const old of notices.querySelectorAll(".life-notice")) if (old.dataset.key === key) old.remove();
+    const item = h("div", { class: ["life-notice", `notice-${kind}`], dataset: { kind, key: key || "" }, title: "Tap to dismiss" }, text);
+    item.addEventListener("click", () => item.remove());
+    notices.append(item);
+    while (notices.children.length > MAX_NOTICES) notices.firstElementChild.remove();
+    setTimeout(() => item.remove(), ms);
+  }
+
+  function noteTimeouts(seats) {
+    const before = timeoutsSeen;
+    timeoutsSeen = new Map((seats || []).map((s) => [s.seat, s.timeouts || 0]));
+    if (!before) return;
+    for (const s of seats || []) {
+      const count = s.timeouts || 0;
+      if (count <= (before.get(s.seat) ?? 0)) continue; // a rematch forgives: fewer is no news
+      if (isPlayer() && s.seat === ctx.seat) {
+        const more = STANDIN_AFTER - count;
+        const next = s.standin || more <= 0
+          ? "The computer now plays your seat until you press “I'm back”."
+          : `${more} more ${more === 1 ? "timeout" : "timeouts"} and the computer plays your seat until you are back.`;
+        notice(`Your turn timed out: the computer played for you. ${next}`, "timeout", { ms: 12000, key: "timeout-me" });
+      } else {
+        notice(`Time ran out for ${ctx.seatName(s.seat)}: the computer played that turn.`, "timeout-other",
+          { ms: 5000, key: `timeout-${s.seat}` });
+      }
+    }
+  }
+
+  /** Announce what the host changed since the last table frame (a reconnect included). */
+  function noteTable(info) {
+    if (!info) return;
+    const before = tableSeen;
+    tableSeen = JSON.parse(JSON.stringify({
+      settings: info.settings || {}, options: info.options || {}, express: Boolean(info.express), host: info.host ?? 0,
+    }));
+    if (!before) return;
+    const after = tableSeen;
+    if (before.host !== after.host && after.host !== null && after.host !== undefined) {
+      notice(after.host === ctx.seat && isPlayer() ? "You are the host now: the table's settings are yours to change."
+        : `${ctx.seatName(after.host)} is the host now.`, "settings");
+    }
+    const say = (game) => notice(settingsNews(before, after, ctx, game), "settings");
+    const rules = JSON.stringify(before.options) !== JSON.stringify(after.options);
+    if (rules && ctx.table?.game) gameInfo(ctx.table.game).then(say, () => say(null));
+    else say(null);
+  }
+
   // -- the top bar facts ------------------------------------------------------------------
 
   function drawTop() {
@@ -212,6 +298,14 @@ export function createTableLife(ctx, io) {
   // -- the ticker: countdowns repaint themselves; one announcement at 10 s ---------------
 
   const stopTicker = startTicker(io.page, (now) => {
+    // The chips' spoken labels were drawn once: keep their "reconnecting, … left" current.
+    for (const [seat, back] of life.reconnect) {
+      const chip = io.page.querySelector(`.seat-chip[data-seat="${seat}"]`);
+      const label = chip?.getAttribute("aria-label");
+      if (!label || !RECONNECT_WORDS.test(label)) continue;
+      const fresh = label.replace(RECONNECT_WORDS, reconnectWords(back - now));
+      if (fresh !== label) chip.setAttribute("aria-label", fresh);
+    }
     const c = life.clock;
     if (!c || c.seat !== ctx.seat || !isPlayer()) return;
     const left = c.local - now;
@@ -224,12 +318,15 @@ export function createTableLife(ctx, io) {
   return {
     topbarItems: [watchers, turnTag, chat.toggle, tableToggle],
     banners,
-    drawers: [chat.panel, tablePanel],
+    drawers: [chat.panel, tablePanel, notices],
 
     welcome(d) {
       life.spectators = d.table?.spectators ?? 0;
       life.moved = false; // unknown after a (re)connect: the server says match_started if so
       noteSeats(d.table?.seats, d.table?.now);
+      noteTimeouts(d.table?.seats);
+      noteTable(d.table);
+      if (d.table?.game) gameInfo(d.table.game).catch(() => null); // ready to name a new preset
       chat.welcome();
       refresh();
     },
@@ -253,6 +350,7 @@ export function createTableLife(ctx, io) {
     seats(d) {
       if (typeof d.spectators === "number") life.spectators = d.spectators;
       noteSeats(d.seats, d.now);
+      noteTimeouts(d.seats);
       refresh();
     },
     /** Spectators come and go as a count, not as seats frames. */
@@ -264,6 +362,8 @@ export function createTableLife(ctx, io) {
       if (typeof d.spectators === "number") life.spectators = d.spectators;
       if (previous && JSON.stringify(previous.options) !== JSON.stringify(d.options)) life.moved = false;
       noteSeats(d.seats, d.now);
+      noteTimeouts(d.seats);
+      noteTable(d);
       refresh();
       if (!tablePanel.hidden) settings.update();
     },
@@ -290,7 +390,9 @@ export function createTableLife(ctx, io) {
       }
       if (s.standin) out.push(h("span", { class: "standin-tag", dataset: { reason: s.standin } }, STANDIN_TEXT[s.standin] || "computer playing"));
       if (s.timeouts > 0) {
-        out.push(h("span", { class: "timeouts", title: `${s.timeouts} turn${s.timeouts > 1 ? "s" : ""} timed out`, dataset: { count: String(s.timeouts) } },
+        const title = `${s.timeouts} turn${s.timeouts > 1 ? "s" : ""} timed out this match; ` +
+          `after ${STANDIN_AFTER} the computer plays the seat until its player is back`;
+        out.push(h("span", { class: "timeouts", title, dataset: { count: String(s.timeouts) } },
           `${s.timeouts} timeout${s.timeouts > 1 ? "s" : ""}`));
       }
       return out;
@@ -299,7 +401,7 @@ export function createTableLife(ctx, io) {
     chipLabel(s) {
       const parts = [];
       const back = life.reconnect.get(s.seat);
-      if (back !== undefined && !s.standin) parts.push(`reconnecting, ${spokenLeft(back - Date.now())} left`);
+      if (back !== undefined && !s.standin) parts.push(reconnectWords(back - Date.now()));
       if (s.standin) parts.push(STANDIN_TEXT[s.standin] || "computer playing");
       if (s.timeouts > 0) parts.push(`${s.timeouts} timed out`);
       if (life.clock && life.clock.seat === s.seat) parts.push("turn timer running");
@@ -312,6 +414,8 @@ export function createTableLife(ctx, io) {
     },
     destroy() {
       stopTicker();
+      barWatch?.disconnect();
+      window.removeEventListener("scroll", placeNotices);
     },
   };
 }

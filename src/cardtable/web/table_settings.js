@@ -2,7 +2,8 @@
 // time, public/private, spectators, spectator chat, computer levels, and the
 // game options (preset, express) until the first move; everyone else reads
 // them. Each change is sent at once as a partial `settings` frame; the
-// server's `table` frame redraws the panel with what it accepted.
+// server's `table` frame redraws the panel with what it accepted, and
+// settingsNews() words the difference for everyone at the table.
 
 import { listGames } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -12,7 +13,8 @@ const LEVELS = ["easy", "normal"];
 const humanize = (name) => String(name).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 
 let gamesPromise = null;
-function gameInfo(name) {
+/** The game as /api/games describes it (presets, express), fetched once per page. */
+export function gameInfo(name) {
   gamesPromise = gamesPromise || listGames().catch(() => { gamesPromise = null; return []; });
   return gamesPromise.then((games) => games.find((g) => g.name === name) || null);
 }
@@ -33,6 +35,55 @@ export function presetOf(game, options) {
     if (same(values, options) && same(options, values)) return { preset: name, express: isExpress };
   }
   return { preset: null, express: isExpress };
+}
+
+/**
+ * What changed between two table frames, as one sentence with the host as its
+ * subject ("Ann set the turn time to 30 seconds and closed the table to
+ * spectators."), or null. `game` (gameInfo) names the preset; without it a change
+ * of rules is just "changed the rules".
+ */
+export function settingsNews(before, after, ctx, game = null) {
+  if (!before || !after) return null;
+  const was = before.settings || {};
+  const now = after.settings || {};
+  const done = [];
+  if ((was.turn_time ?? 0) !== (now.turn_time ?? 0)) {
+    done.push(now.turn_time ? `set the turn time to ${now.turn_time} seconds` : "turned the turn timer off");
+  }
+  if (Boolean(was.private) !== Boolean(now.private)) {
+    done.push(now.private ? "took the table out of the public lobby" : "listed the table in the public lobby");
+  }
+  if ((was.spectators !== false) !== (now.spectators !== false)) {
+    done.push(now.spectators === false ? "closed the table to spectators" : "let spectators watch");
+  }
+  if ((was.spectator_chat !== false) !== (now.spectator_chat !== false)) {
+    done.push(now.spectator_chat === false ? "turned the spectators' chat off" : "turned the spectators' chat on");
+  }
+  const levels = Array.isArray(now.levels) ? now.levels : [];
+  levels.forEach((level, seat) => {
+    const old = Array.isArray(was.levels) ? was.levels[seat] : undefined;
+    if (old === undefined || old === level) return;
+    const info = ctx.seats[seat];
+    const who = info?.kind === "bot" ? ctx.seatName(seat) : `the computer for seat ${seat + 1}`;
+    done.push(`set ${who} to ${level}`);
+  });
+  if (JSON.stringify(before.options) !== JSON.stringify(after.options)) {
+    const { preset, express } = presetOf(game, after.options);
+    const sameRules = game && presetOf(game, before.options).preset === preset && preset;
+    if (sameRules && Boolean(before.express) !== Boolean(after.express)) {
+      done.push(after.express ? "made the match express: one hand" : "made the match a full one");
+    } else if (preset) {
+      done.push(`changed the rules to ${humanize(preset)}${express ? ", express: one hand" : ""}`);
+    } else {
+      done.push(after.express ? "changed the rules (express: one hand)" : "changed the rules");
+    }
+  }
+  if (!done.length) return null;
+  const host = after.host ?? 0;
+  const who = ctx.seatName(host) || "The host";
+  const list = done.length > 1 ? `${done.slice(0, -1).join(", ")} and ${done[done.length - 1]}` : done[0];
+  return `${who} ${list}.`;
 }
 
 /**

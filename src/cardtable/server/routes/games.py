@@ -23,6 +23,8 @@ def game_entry(game: Descriptor) -> dict[str, Any]:
     >>> entry = game_entry(get_game("spades"))
     >>> entry["title"], entry["players"], entry["browser"], entry["teams"]["4"]
     ('Spades', [4, 3, 2], True, [[0, 2], [1, 3]])
+    >>> entry["preset_titles"]["classic"], entry["rules"].startswith("Four players")
+    ('Classic (2 of clubs leads)', True)
     """
     options = game.options
     return {
@@ -31,8 +33,11 @@ def game_entry(game: Descriptor) -> dict[str, Any]:
         "browser": game.board,
         "players": list(game.players), "presets": list(options.PRESETS),
         "default_preset": options.DEFAULT_PRESET,
+        "preset_titles": {p: options.PRESET_TITLES.get(p, p) for p in options.PRESETS},
+        "preset_notes": {p: options.PRESET_NOTES.get(p, "") for p in options.PRESETS},
         "preset_values": {preset: options.preset(preset).to_dict()
                           for preset in options.PRESETS},
+        "rules": game.rules_text,
         "express": dict(options.EXPRESS),
         "options": options.describe(),
         "partnerships": game.partnerships,

@@ -4,14 +4,19 @@
 // scores drawer, the status line with its buttons and the last-move line, the
 // mode flags on the board's root (data-mode="play" or "hand-over", data-phase,
 // data-held, data-players; .my-turn, .watching, .scores-open), keeping the
-// keyboard focus across redraws, the cards that just arrived in my hand, and
-// the keys every board answers the same way (Esc, N, R).
+// keyboard focus across redraws, the cards that just arrived in my hand, the
+// keys every board answers the same way (Esc, N, R), cards that move from where
+// they were to where they go (anim.js: by their data-card, for every board),
+// the table's sounds and mute toggle (sound.js), the first hands' hint line, and
+// clearing the last hand's leftovers (last-move line, toasts) when a new one is dealt.
 //
 // A game's board supplies only its layout and its moves: mountBoard(el, ctx,
 // (frame) => spec) calls the game with the frame and takes back a spec:
 //
 //   name            the root's class ("gin", "rummy", ...); dataset: extra data-* on it
 //   help            the keyboard help line
+//   hint(view, turn)      a one-line tip for a new player on his turn ("Draw from the stock
+//                         or take the upcard"), or null; shown during his first few hands
 //   over            phases in which a hand is finished (default hand_over, match_over)
 //   handWord        what a hand is called ("Hand"; Indian Rummy: "Deal")
 //   deal            {id, label} of the button that deals the next hand
@@ -35,8 +40,15 @@
 //   update(view, meta)    called on every view before drawing
 //   destroy()
 
+import { createMotion } from "../anim.js";
+import { localDeadline, URGENT_MS } from "../clock.js";
 import { h, replace } from "../dom.js";
 import { isDragging } from "../drag.js";
+import { muteButton, playSound } from "../sound.js";
+import { prefs, setPref } from "../state.js";
+import { clearHandToasts } from "../toast.js";
+
+const HINT_HANDS = 3; // hands a browser plays with the hint line on
 
 export const isSeat = (s) => s !== null && s !== undefined;
 export const legalOf = (view) => view?.legal || [];
@@ -86,11 +98,17 @@ export function mountBoard(el, ctx, makeGame) {
     record: null, seen: true, // the last finished hand, and whether the player has dismissed it
     handNo: null, mine: [], fresh: new Set(),
     showScores: false, drawAfterDrag: false,
+    drawn: null, // {view, hand}: what the last draw put on the table (the hand shown may be a held one)
+    clock: { key: null, timer: null }, // my turn clock's warning
   };
 
   const statusText = h("p", { class: "status-text", id: "status", "aria-live": "polite" });
   const lastMove = h("p", { class: "last-move", id: "last-move" });
   const buttons = h("div", { class: "buttons", role: "toolbar", "aria-label": "Actions" });
+  const mute = muteButton();
+  const hintText = h("span", { class: "hint-text", id: "hint-text" });
+  const hintLine = h("p", { class: "hint-line", id: "hint-line", role: "note", hidden: true },
+    hintText, h("button", { class: "small", id: "hint-dismiss", onclick: hintsOff }, "Got it"));
   const side = h("aside", { class: "side" });
   let message = null;
 
@@ -135,13 +153,14 @@ export function mountBoard(el, ctx, makeGame) {
 
   if (game.message) message = h("p", { class: "board-message", id: "message", role: "alert" });
   const status = h("section", { class: "status-bar", "aria-label": "Status" },
-    h("div", { class: "status-lines" }, statusText, lastMove, message), buttons, game.statusParts || []);
+    h("div", { class: "status-lines" }, statusText, lastMove, hintLine, message), buttons, game.statusParts || []);
   if (game.sideClass) side.classList.add(game.sideClass);
   const help = h("p", { class: "help-line", id: "help-line" }, game.help);
   const root = h("div", { class: game.name, dataset: { ...(game.dataset || {}), mode: "play" } },
     game.above || [], status, game.below || [], help, side);
   frame.root = root;
   el.append(root);
+  const motion = createMotion(root);
 
   // -- the finished hand -------------------------------------------------------------------
 
@@ -165,17 +184,23 @@ export function mountBoard(el, ctx, makeGame) {
   // -- a new view ----------------------------------------------------------------------------
 
   function update(view, meta) {
-    if (state.view && view.hand < state.view.hand) {
+    const prev = state.view;
+    if (prev && view.hand < prev.hand) {
       state.record = null; // a rematch: a new match, its hands numbered from 1 again
       state.seen = true;
     }
+    if (prev && view.hand !== prev.hand) lastMove.textContent = ""; // the last hand's moves are not news in this one
     state.view = view;
     state.meta = meta;
     const record = finished(view, meta);
     if (record) {
-      if (!state.record || handOf(state.record) !== handOf(record)) state.seen = false;
+      if (!state.record || handOf(state.record) !== handOf(record)) {
+        state.seen = false;
+        countHand(view, record);
+      }
       state.record = record;
     }
+    soundsOf(prev, view, meta);
     game.update?.(view, meta);
     const line = game.events(view, meta);
     if (line !== null && line !== undefined) lastMove.textContent = line;
@@ -202,6 +227,7 @@ export function mountBoard(el, ctx, makeGame) {
     state.drawAfterDrag = false;
     const view = state.view;
     if (!view) return;
+    const shot = motion.before(); // first: the mode flags below change what the board shows
     const held = heldHand(view);
     const turn = {
       myTurn: frame.myTurn(), held, watching: !isSeat(view.seat),
@@ -223,7 +249,93 @@ export function mountBoard(el, ctx, makeGame) {
       class: "small side-close", id: "scores-close", onclick: () => { state.showScores = false; draw(); },
     }, "Close") : null, game.scores(view));
     if (held) lastMove.textContent = ""; // the moves of the next hand wait until it is on screen
+    drawHint(view, turn);
     restoreFocus(keep);
+    moveCards(shot, view, held);
+  }
+
+  // -- cards that move, and their sounds ---------------------------------------------------------
+
+  function moveCards(shot, view, held) {
+    const before = state.drawn;
+    const hand = held ? handOf(held) : view.hand;
+    state.drawn = { view, hand };
+    if (!before) return; // the first picture of the table: nothing moved
+    const deal = before.hand !== hand;
+    if (deal) clearHandToasts(); // a new hand on the table: what was said about the last one is stale
+    const found = motion.play(shot, {
+      deal,
+      actor: before.view !== view ? before.view.to_act : null,
+      winner: view.last_trick?.winner ?? null,
+      dealer: view.dealer,
+      mySeat: view.seat,
+    });
+    // The end of a match is heard as its fanfare alone (soundsOf), not as cards laid down.
+    if (deal && found.arrived.length) playSound("deal");
+    else if (!deal && view.phase !== "match_over" && (found.changedPlace || found.arrived.length ||
+      found.vanished.some((c) => c.zone.startsWith("trick:") || c.zone.startsWith("pile:")))) playSound("play");
+  }
+
+  /** Your turn, the turn clock running low, a match won or lost: heard, not only seen. */
+  function soundsOf(prev, view, meta) {
+    const me = view.seat;
+    warnClock(isSeat(me) && meta?.clock?.seat === me ? meta.clock : null);
+    if (!prev || !isSeat(me) || meta?.ended) return;
+    if (view.phase === "match_over" && prev.phase !== "match_over") {
+      const won = matchWon(view);
+      if (won !== null) playSound(won ? "win" : "lose");
+    } else if (view.to_act === me && prev.to_act !== me && !isOver(view)) playSound("turn");
+  }
+
+  /** true / false, or null for a draw (or a result this frame cannot read). */
+  function matchWon(view) {
+    const r = view.result;
+    if (!r) return null;
+    if (Array.isArray(r.winners)) return r.winners.length ? r.winners.includes(view.seat) : null;
+    if (!isSeat(r.winner)) return null;
+    if (Array.isArray(view.sides) && Array.isArray(view.sides[r.winner])) return view.sides[r.winner].includes(view.seat);
+    return r.winner === view.seat;
+  }
+
+  function warnClock(clock) {
+    const key = clock ? `${clock.seat}:${clock.deadline}` : null;
+    if (key === state.clock.key) return;
+    clearTimeout(state.clock.timer);
+    state.clock = { key, timer: null };
+    if (!clock) return;
+    const local = localDeadline(clock.deadline, clock.now);
+    if (local <= Date.now()) return;
+    state.clock.timer = setTimeout(() => {
+      if (state.clock.key === key && state.view?.to_act === clock.seat) playSound("warning");
+    }, Math.max(0, local - URGENT_MS - Date.now()));
+  }
+
+  // -- the hint line of a new player's first hands -----------------------------------------------
+
+  function drawHint(view, turn) {
+    const p = prefs();
+    const mine = !turn.watching && !turn.ended && isSeat(view.seat) && view.to_act === view.seat;
+    const text = mine && !p.hintsOff && (Number(p.handsPlayed) || 0) < HINT_HANDS ? game.hint?.(view, turn) : null;
+    hintText.textContent = text || "";
+    hintLine.hidden = !text;
+  }
+
+  function hintsOff() {
+    setPref("hintsOff", true);
+    hintLine.hidden = true;
+    // The button is gone: keyboard users go on from the hand (or the first action), not from the page's top.
+    const next = root.querySelector(".hand-card[tabindex='0']") || buttons.querySelector("button:not(:disabled)");
+    next?.focus();
+  }
+
+  /** One more hand played in this browser (each finished hand once, even across reloads). */
+  function countHand(view, record) {
+    if (!isSeat(view.seat)) return;
+    const tag = `${ctx.code}:${handOf(record)}`;
+    const p = prefs();
+    if (p.lastHandCounted === tag) return;
+    setPref("handsPlayed", (Number(p.handsPlayed) || 0) + 1);
+    setPref("lastHandCounted", tag);
   }
 
   function statusLine(view, turn) {
@@ -271,7 +383,7 @@ export function mountBoard(el, ctx, makeGame) {
     list.push(h("button", {
       class: "small scores-toggle", id: "scores-toggle", "aria-expanded": String(state.showScores),
       onclick: () => { state.showScores = !state.showScores; draw(); },
-    }, state.showScores ? "Hide scorecard" : "Scorecard"));
+    }, state.showScores ? "Hide scorecard" : "Scorecard"), mute);
     return list;
   }
 
@@ -328,6 +440,8 @@ export function mountBoard(el, ctx, makeGame) {
     update,
     key,
     destroy() {
+      clearTimeout(state.clock.timer);
+      motion.stop();
       game.destroy?.();
       el.replaceChildren();
     },

@@ -5,8 +5,12 @@
 // Layout: the opponent's hand (backs + the cards he picked up), the stock and
 // the discard pile, the status line with the action buttons, your hand, and
 // the scorecard; at a hand's end the showdown takes the middle.
+//
+// Discarding: a mouse click or Enter on a card discards it; a finger's tap
+// selects the card (a mis-tap on overlapped cards costs nothing) and a second
+// tap, the Discard button or a tap on the pile discards it; or drag it there.
 
-import { cardFace, cardName } from "../cards.js";
+import { cardFace, cardName, cardShort } from "../cards.js";
 import { h, replace } from "../dom.js";
 import { cardsFor, findLegal, isSeat, mountBoard } from "./board.js";
 import { noteEvents } from "./gin_events.js";
@@ -16,7 +20,7 @@ import { drawCentre, drawOpponent, drawSpectatorHand } from "./gin_table.js";
 
 export const STYLES = ["board", "gin"];
 
-const HELP = "Keys: ←/→ choose a card · Shift+←/→ move it · Enter discard · S stock · P pile/take · " +
+export const HELP = "Keys: ←/→ choose a card · Shift+←/→ move it · Enter discard · S stock · P pile/take · " +
   "X pass · K knock · G gin · B big gin · N next hand · R rematch";
 const OVER = new Set(["hand_over", "match_over"]);
 
@@ -26,9 +30,10 @@ export function mount(el, ctx) {
 
 function ginBoard(frame, ctx) {
   let chooserType = null; // "knock" | "gin" while the choice of discard is open
-
+  let pointer = null; // "touch" | "mouse" | "pen": how the player last pressed on the board
+  let listening = false;
   const hand = new Hand(ctx, {
-    click: (card) => clickCard(card),
+    click: (card, event) => clickCard(card, event),
     drop: (card, target) => { if (target && target.dataset.drop === "pile") clickCard(card); },
     dragEnd: () => frame.afterDrag(),
     changed: () => frame.draw(),
@@ -39,6 +44,10 @@ function ginBoard(frame, ctx) {
   const chooser = h("div", { class: "chooser", hidden: true });
 
   function draw(view, turn) {
+    if (!listening && frame.root) {
+      frame.root.addEventListener("pointerdown", (event) => { pointer = event.pointerType; }, true);
+      listening = true;
+    }
     const me = view.seat;
     const bottom = me ?? 0;
     const { myTurn, ended } = turn;
@@ -48,7 +57,7 @@ function ginBoard(frame, ctx) {
       pileAction: myTurn && (findLegal(view, "draw_discard") || findLegal(view, "take_upcard")),
       discardTarget: myTurn && view.phase === "discard",
       act: (action) => ctx.act(action),
-      discardFocused: () => { if (hand.focus) clickCard(hand.focus); },
+      discardSelected: () => discardSelected(),
       dragEnd: () => frame.afterDrag(),
       seatName: ctx.seatName,
     });
@@ -82,7 +91,8 @@ function ginBoard(frame, ctx) {
       h("span", { class: "chooser-label", id: "chooser-label" }, type === "gin" ? "Go gin discarding:" : "Knock, discarding:"),
       h("div", { class: "chooser-cards", role: "group", "aria-labelledby": "chooser-label" }, cards.map((c) =>
         h("button", {
-          class: "card mini choice", dataset: { card: c }, "aria-label": `${type} with ${cardName(c)} face down`,
+          // data-choice, not data-card: the card itself is in the hand, this only names it.
+          class: "card mini choice", dataset: { choice: c }, "aria-label": `${type} with ${cardName(c)} face down`,
           onclick: () => { chooserType = null; ctx.act(findLegal(view, type, c)); },
         }, cardFace(c, { compact: true })))),
       h("button", { class: "small", onclick: () => { chooserType = null; frame.draw(); } }, "Cancel"));
@@ -91,6 +101,7 @@ function ginBoard(frame, ctx) {
 
   function buttons(view, turn) {
     if (turn.watching) return []; // a spectator has nothing to press but the scorecard
+    if (endedByAgreement()) return [rematchButton()];
     const can = (type) => (turn.myTurn ? findLegal(view, type) : null);
     switch (view.phase) {
       case "first_upcard":
@@ -100,7 +111,14 @@ function ginBoard(frame, ctx) {
       case "draw": case "discard": {
         const knock = can("knock") && (() => knockOrChoose("knock"));
         const gin = can("gin") && (() => knockOrChoose("gin"));
-        const list = [frame.button("knock", "Knock", knock, "K", "primary"), frame.button("gin", "Gin", gin, "G", "primary")];
+        const list = [];
+        const chosen = hand.selected && can("discard") && findLegal(view, "discard", hand.selected);
+        if (chosen) {
+          const button = frame.button("discard", `Discard ${cardShort(hand.selected)}`, () => discard(chosen), null, "primary");
+          button.setAttribute("aria-label", `Discard the ${cardName(hand.selected)}`);
+          list.push(button);
+        }
+        list.push(frame.button("knock", "Knock", knock, "K", "primary"), frame.button("gin", "Gin", gin, "G", "primary"));
         if (view.options?.big_gin_bonus) list.push(frame.button("big-gin", "Big gin", can("big_gin"), "B", "primary"));
         return list;
       }
@@ -109,6 +127,10 @@ function ginBoard(frame, ctx) {
   }
 
   function status(view, turn) {
+    if (endedByAgreement()) {
+      return turn.watching ? "The players ended the match by agreement (not scored)."
+        : "The match was ended by agreement (not scored). Ask for a rematch to play again.";
+    }
     if (view.phase === "match_over") {
       const r = view.result;
       if (r && !isSeat(r.winner)) return "The match is drawn.";
@@ -132,23 +154,59 @@ function ginBoard(frame, ctx) {
 
   // -- acting -------------------------------------------------------------------------------
 
-  function clickCard(card) {
-    const view = frame.view;
-    if (!frame.myTurn()) return;
-    const discard = findLegal(view, "discard", card);
-    if (discard) ctx.act(discard);
-    else if (view.phase === "discard") ctx.toast("That card cannot be discarded now.", "info");
+  const endedByAgreement = () => frame.meta?.ended === "agreed";
+
+  /** The board's own Rematch after a match ended by agreement (the frame has one at match_over). */
+  function rematchButton() {
+    const asked = (frame.meta?.rematch || []).includes(frame.view.seat);
+    return frame.button("rematch", asked ? "Rematch asked…" : "Rematch", !asked && rematch, "R", "primary");
   }
 
-  /** Knock/gin with the focused card if that is legal, else offer the legal cards. */
+  function rematch() {
+    frame.seen();
+    ctx.rematch();
+    frame.draw();
+  }
+
+  function discard(action) {
+    hand.selected = null;
+    ctx.act(action);
+  }
+
+  /** A click or Enter discards at once; a finger's first tap only selects the card. */
+  function clickCard(card, event) {
+    const view = frame.view;
+    if (!frame.myTurn()) return;
+    const action = findLegal(view, "discard", card);
+    if (!action) {
+      if (view.phase !== "discard") return;
+      ctx.toast(card === view.taken ? "The card you took from the pile cannot be discarded this turn."
+        : "That card cannot be discarded now.", "info");
+      return;
+    }
+    if (event?.pointerType === "touch" && hand.selected !== card) hand.select(card);
+    else discard(action);
+  }
+
+  /** The pile tapped (or Enter on it) while discarding: the selected card goes there. */
+  function discardSelected() {
+    const action = hand.selected && findLegal(frame.view, "discard", hand.selected);
+    if (action) discard(action);
+    else ctx.toast(touchy() ? "Tap a card in your hand first, then the pile." : "Click a card in your hand to discard it.", "info");
+  }
+
+  /** Knock/gin with the selected (or, by key, the focused) card if that is legal, else offer the legal cards. */
   function knockOrChoose(type, useFocus = false) {
     const view = frame.view;
     if (!frame.myTurn()) return;
     const cards = [...cardsFor(view, type)];
     if (!cards.length) return;
-    const focused = useFocus && hand.focus && findLegal(view, type, hand.focus);
-    if (focused) ctx.act(focused);
-    else if (type === "gin" && cards.length === 1) ctx.act(findLegal(view, "gin", cards[0]));
+    const focused = (hand.selected && findLegal(view, type, hand.selected)) ||
+      (useFocus && hand.focus && findLegal(view, type, hand.focus));
+    if (focused) {
+      hand.selected = null;
+      ctx.act(focused);
+    } else if (type === "gin" && cards.length === 1) ctx.act(findLegal(view, "gin", cards[0]));
     else {
       chooserType = type;
       frame.draw();
@@ -168,6 +226,10 @@ function ginBoard(frame, ctx) {
       if (action) ctx.act(action);
       return Boolean(action);
     };
+    if (low === "r" && endedByAgreement() && !turn.watching) {
+      if (!(frame.meta?.rematch || []).includes(view.seat)) rematch();
+      return true;
+    }
     switch (low) {
       case "s": return act("draw_stock");
       case "p": return act("draw_discard") || act("take_upcard");
@@ -176,6 +238,27 @@ function ginBoard(frame, ctx) {
       case "g": knockOrChoose("gin", true); return true;
       case "b": return act("big_gin");
       default: return false;
+    }
+  }
+
+  /** Touch or mouse: what the words of a hint should say. */
+  const touchy = () => (pointer ? pointer === "touch" : Boolean(window.matchMedia?.("(pointer: coarse)").matches));
+
+  /** A new player's next step, while it is his turn in his first hands (the frame shows it). */
+  function hint(view, turn) {
+    if (!turn.myTurn || endedByAgreement()) return null;
+    const tap = touchy() ? "tap" : "click";
+    switch (view.phase) {
+      case "first_upcard": return "First turn: take the upcard or pass";
+      case "draw": return findLegal(view, "draw_discard") ? `Draw: ${tap} the stock, or take the top discard` : `Draw: ${tap} the stock`;
+      case "discard": {
+        if (findLegal(view, "big_gin")) return "All eleven cards meld: press Big gin!";
+        if (findLegal(view, "gin")) return "Your melds cover your hand: press Gin!";
+        const act = touchy() ? "tap it, then Discard" : "click it, or drag it to the pile";
+        return findLegal(view, "knock") ? `You may knock, or discard a card: ${act}` : `Discard a card: ${act}`;
+      }
+      case "final_discard": return "The stock is done: take the last discard only to knock with it, or pass";
+      default: return null;
     }
   }
 
@@ -192,12 +275,16 @@ function ginBoard(frame, ctx) {
     scores: (view) => scorecard(view, ctx),
     events: (view, meta) => noteEvents(view, meta, ctx.seatName, ctx.announce),
     waitingFriend: () => "Waiting for your friend to sit down…",
-    dealerHint: (view) => h("span", { class: "hint" }, `${ctx.seatName(view.to_act)} deals next`),
+    dealerHint: (view) => (endedByAgreement() ? (frame.watching() ? null : rematchButton())
+      : isSeat(view.to_act) ? h("span", { class: "hint" }, `${ctx.seatName(view.to_act)} deals next`) : null),
+    hint,
     key,
     clear() {
-      const open = Boolean(chooserType);
+      const open = Boolean(chooserType || hand.selected);
       chooserType = null;
+      hand.selected = null;
       return open;
     },
+    destroy: () => hand.destroy(),
   };
 }

@@ -8,6 +8,17 @@ import { h } from "../dom.js";
 /** The engine writes melds as "4h 5h 6h" in showdown rows and as lists elsewhere. */
 export const cardList = (x) => (Array.isArray(x) ? x : String(x || "").split(/\s+/).filter(Boolean));
 
+/**
+ * How long the match is: an express match is one hand (options.deals = 1), a fixed
+ * number of deals, or a game to the target score.
+ */
+export function matchLength(view) {
+  const deals = view.options?.deals;
+  if (deals === 1) return "One hand";
+  if (deals > 1) return `${deals} hands`;
+  return `Game to ${view.target}`;
+}
+
 const KIND_TEXT = { knock: "Knock", undercut: "Undercut", gin: "Gin", big_gin: "Big gin", void: "Void" };
 
 export function miniCard(card, extra) {
@@ -16,7 +27,7 @@ export function miniCard(card, extra) {
     face);
 }
 
-function spread(title, side, layoffs, layoffName) {
+function spread(title, side, seat, layoffs, layoffName) {
   if (!side) return null;
   const melds = (side.melds || []).map(cardList);
   const groups = melds.map((meld, i) => {
@@ -32,7 +43,7 @@ function spread(title, side, layoffs, layoffName) {
     groups.push(h("div", { class: "card-group group-deadwood", role: "group", "aria-label": `Deadwood: ${deadwood.map(cardName).join(", ")}` },
       deadwood.map((c) => miniCard(c))));
   }
-  return h("div", { class: "spread" },
+  return h("div", { class: "spread", dataset: { meldsSeat: String(seat) } },
     h("h3", null, title, h("span", { class: "spread-points" }, `deadwood ${side.points}`)),
     h("div", { class: "spread-cards" }, groups));
 }
@@ -72,13 +83,13 @@ export function showdownPanel(view, ctx) {
     const layoffs = last.layoffs || [];
     const knockWord = { gin: "gin", big_gin: "big gin" }[last.kind] || "knocked";
     panel.append(
-      spread(`${name(k)} · ${knockWord}`, last.knocker, layoffs, name(1 - k)),
-      spread(`${name(1 - k)}${layoffs.length ? " · laid off the marked cards" : ""}`, last.defender, [], ""));
+      spread(`${name(k)} · ${knockWord}`, last.knocker, k, layoffs, name(1 - k)),
+      spread(`${name(1 - k)}${layoffs.length ? " · laid off the marked cards" : ""}`, last.defender, 1 - k, [], ""));
   }
   if (!view.result) return panel;
-  // At the match's end the settlement sits beside the last showdown.
+  // At the match's end the settlement comes first, the last hand's showdown after it.
   panel.classList.add("in-final");
-  return h("div", { class: "showdown-final" }, panel, finalPanel(view, ctx));
+  return h("div", { class: "showdown-final" }, finalPanel(view, ctx), panel);
 }
 
 /** The scorecard: one row per finished hand, then totals and boxes. */
@@ -89,36 +100,78 @@ export function scorecard(view, ctx) {
     h("td", null, KIND_TEXT[row.kind] || row.kind),
     seats.map((s) => h("td", { class: row.winner === s ? "won" : null },
       row.winner === s ? `+${row.points}` : "",
-      row.winner === s && row.boxes ? h("span", { class: "box", title: `${row.boxes} box${row.boxes > 1 ? "es" : ""}` }, " ▪".repeat(row.boxes)) : null))));
+      row.winner === s && row.boxes ? h("span", { class: "box", title: `${row.boxes} box${row.boxes > 1 ? "es" : ""} (hands won)` }, " ▪".repeat(row.boxes)) : null))));
   const table = h("table", { class: "score-table", id: "score-history" },
-    h("caption", null, view.options?.deals ? `Scorecard · ${view.options.deals === 1 ? "one deal" : `${view.options.deals} deals`}`
-      : `Scorecard · game to ${view.target}`),
+    h("caption", null, `Scorecard · ${matchLength(view).toLowerCase()}`),
     h("thead", null, h("tr", null, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Hand"),
       seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s))))),
     h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: 4, class: "hint" }, "No hands finished yet."))),
     h("tfoot", null,
       h("tr", null, h("th", { scope: "row", colspan: 2 }, "Score"), seats.map((s) => h("td", { class: "total" }, String(view.scores?.[s] ?? 0)))),
-      h("tr", null, h("th", { scope: "row", colspan: 2 }, "Boxes"), seats.map((s) => h("td", null, String(view.boxes?.[s] ?? 0))))));
+      h("tr", null, h("th", { scope: "row", colspan: 2 }, "Hands won"), seats.map((s) => h("td", null, String(view.boxes?.[s] ?? 0))))));
   return h("section", { class: "scorecard", id: "scorecard", "aria-label": "Scorecard" },
     table); // the settlement itself is shown with the last showdown
 }
 
-/** The match's settlement: game bonus, boxes, shutout, totals, margin. */
+/** What the shutout rule doubles, in words. */
+const SHUTOUT_TEXT = {
+  double_hand_points: "hand points doubled", double_game_bonus: "game bonus doubled", double_total: "total doubled",
+};
+
+/**
+ * The settlement's rows, each seat's points in each, so that the rows add up to the
+ * engine's totals: the game bonus at its option's value and whatever a shutout doubled
+ * as a row of its own (the engine folds the doubling into the bonus or the total).
+ * [{key, label, values: [seat 0, seat 1] (null: nothing shown)}], the total last.
+ */
+export function settlementRows(view) {
+  const r = view.result;
+  const o = view.options || {};
+  const w = r.winner;
+  const won = w === 0 || w === 1;
+  const base = won ? Math.min(r.game_bonus ?? 0, o.game_bonus ?? r.game_bonus ?? 0) : 0;
+  const per = (f) => [0, 1].map(f);
+  const points = per((s) => r.points?.[s] ?? 0);
+  const boxes = per((s) => r.box_points?.[s] ?? 0);
+  const bonus = per((s) => (s === w ? base : 0));
+  const totals = per((s) => r.totals?.[s] ?? 0);
+  const extra = per((s) => totals[s] - points[s] - bonus[s] - boxes[s]);
+  const rows = [
+    { key: "points", label: "Hand points", values: points },
+    { key: "bonus", label: "Game bonus", values: per((s) => (s === w ? base : null)) },
+    { key: "boxes", label: `Hands won${o.box_bonus ? ` × ${o.box_bonus}` : ""}`, values: boxes,
+      notes: per((s) => (r.boxes?.[s] ? `(${r.boxes[s]})` : "")) },
+  ];
+  if (extra.some(Boolean)) {
+    const how = SHUTOUT_TEXT[o.shutout];
+    rows.push({ key: "shutout", label: `Shutout${how ? ` (${how})` : ""}`, values: per((s) => (extra[s] || s === w ? extra[s] : null)) });
+  }
+  rows.push({ key: "total", label: "Total", values: totals });
+  return rows;
+}
+
+/** The match's settlement: hand points, game bonus, boxes, shutout; they add up to the total. */
 export function finalPanel(view, ctx, id = "final-result") {
   const r = view.result;
   const seats = [0, 1];
   const winner = ctx.seatName(r.winner);
-  const line = (label, values) => h("tr", null, h("th", { scope: "row" }, label), seats.map((s) => h("td", null, values(s))));
-  const boxBonus = view.options?.box_bonus;
+  const rows = settlementRows(view);
+  const cell = (row, s) => {
+    const v = row.values[s];
+    if (v === null || v === undefined) return h("td", { dataset: { seat: String(s) } });
+    const shown = row.key === "total" || row.key === "points" || !v ? String(v) : `+${v}`;
+    return h("td", { dataset: { seat: String(s), points: String(v) } },
+      shown, row.notes?.[s] ? h("span", { class: "note" }, ` ${row.notes[s]}`) : null);
+  };
+  const line = (row) => h("tr", { dataset: { row: row.key } },
+    h("th", { scope: "row" }, row.label), seats.map((s) => cell(row, s)));
+  const body = rows.slice(0, -1);
+  const total = rows[rows.length - 1];
   return h("div", { class: "final", id },
     h("h3", null, r.winner === null || r.winner === undefined ? "The match is drawn"
       : winner === "You" ? `You win the match by ${r.margin}!` : `${winner} wins the match by ${r.margin}`),
-    h("table", { class: "score-table" },
+    h("table", { class: "score-table settlement" },
       h("thead", null, h("tr", null, h("th", null, ""), seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s))))),
-      h("tbody", null,
-        line("Hand points", (s) => String(r.points?.[s] ?? "")),
-        line("Game bonus", (s) => (s === r.winner ? String(r.game_bonus) : "")),
-        line(`Boxes${boxBonus ? ` (× ${boxBonus})` : ""}`, (s) => `${r.boxes?.[s] ?? 0} = ${r.box_points?.[s] ?? 0}`),
-        r.shutout ? line("Shutout", (s) => (s === r.winner ? "yes" : "")) : null),
-      h("tfoot", null, line("Total", (s) => String(r.totals?.[s] ?? "")))));
+      h("tbody", null, body.map(line)),
+      h("tfoot", null, line(total))));
 }

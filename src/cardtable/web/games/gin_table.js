@@ -6,7 +6,7 @@
 import { cardBack, cardFace, cardName } from "../cards.js";
 import { h, replace } from "../dom.js";
 import { draggable } from "../drag.js";
-import { miniCard } from "./gin_score.js";
+import { matchLength, miniCard } from "./gin_score.js";
 
 const PILE_PEEK = 4; // discards shown under the top one
 
@@ -15,9 +15,10 @@ export function drawOpponent(zone, view, seat, seatName) {
   const info = view.hands[seat] || { count: 0, picked: [] };
   const name = seatName(seat);
   const faces = info.cards
-    ? info.cards.map((c) => h("span", { class: "card small" }, cardFace(c, { compact: true })))
+    ? info.cards.map((c) => h("span", { class: "card small", dataset: { card: c } }, cardFace(c, { compact: true })))
     : Array.from({ length: info.count }, () => h("span", { class: "card small back-card" }, cardBack("")));
   const picked = (info.picked || []).filter(() => !info.cards);
+  zone.dataset.seat = String(seat);
   zone.setAttribute("aria-label", `${name}'s hand: ${info.count} cards` +
     (picked.length ? `; picked up ${picked.map(cardName).join(", ")}` : ""));
   replace(zone,
@@ -32,12 +33,12 @@ export function drawOpponent(zone, view, seat, seatName) {
 
 /**
  * The stock, the discard pile (also where a card is dropped to discard it) and the hand's facts.
- * opts: {stockAction, pileAction, discardTarget: bool, act(action), discardFocused(), dragEnd(), seatName}
+ * opts: {stockAction, pileAction, discardTarget: bool, act(action), discardSelected(), dragEnd(), seatName}
  */
 export function drawCentre(centre, view, opts) {
   const { stockAction, pileAction, discardTarget } = opts;
   const stock = h("button", {
-    class: ["stock", stockAction && "active"], id: "stock", disabled: !stockAction,
+    class: ["stock", stockAction && "active"], id: "stock", disabled: !stockAction, dataset: { pile: "stock" },
     "aria-label": `Stock, ${view.stock} cards${stockAction ? ": draw a card (S)" : ""}`,
     onclick: () => stockAction && opts.act(stockAction),
   },
@@ -49,10 +50,10 @@ export function drawCentre(centre, view, opts) {
   const topCard = pile[pile.length - 1];
   const pileEl = h("button", {
     class: ["pile", pileAction && "active", discardTarget && "drop-target"], id: "pile",
-    dataset: { drop: "pile" }, disabled: !pileAction && !discardTarget,
+    dataset: { drop: "pile", pile: "discard" }, disabled: !pileAction && !discardTarget,
     "aria-label": topCard ? `Discard pile, top card ${cardName(topCard)}, ${pile.length} cards` +
-      (pileAction ? `: take it (P)` : discardTarget ? ": drop a card here to discard it" : "") : "Discard pile, empty",
-    onclick: () => { if (pileAction) opts.act(pileAction); else if (discardTarget) opts.discardFocused(); },
+      (pileAction ? `: take it (P)` : discardTarget ? ": discard the selected card here" : "") : "Discard pile, empty",
+    onclick: () => { if (pileAction) opts.act(pileAction); else if (discardTarget) opts.discardSelected(); },
   },
   h("span", { class: "stack fanned" }, pile.slice(-PILE_PEEK - 1).map((c, i, list) =>
     h("span", { class: ["card", "mid", i === list.length - 1 && "top"], dataset: { card: c } }, cardFace(c)))),
@@ -68,7 +69,7 @@ export function drawCentre(centre, view, opts) {
   const bits = [`Hand ${view.hand}`, `Dealer: ${opts.seatName(view.dealer)}`,
     view.knock_limit > 0 ? `Knock at ${view.knock_limit} or less` : "Gin only (no knocking)"];
   if (view.multiplier > 1) bits.push(`Spade hand: ×${view.multiplier}`);
-  bits.push(`Game to ${view.target}`);
+  bits.push(matchLength(view));
   replace(centre,
     h("div", { class: "piles" }, h("div", { class: "pile-slot" }, stock, h("span", { class: "pile-label" }, "Stock")),
       h("div", { class: "pile-slot" }, pileEl, h("span", { class: "pile-label" }, view.phase === "first_upcard" ? "Upcard" : "Discards"))),
@@ -78,8 +79,5 @@ export function drawCentre(centre, view, opts) {
 /** A spectator sees the bottom seat's hand as the table shows it (backs until the showdown). */
 export function drawSpectatorHand(hand, view, seat, seatName) {
   const info = view.hands[seat] || { count: 0 };
-  hand.el.hidden = false;
-  replace(hand.cardsEl, h("div", { class: "card-group" }, (info.cards || Array.from({ length: info.count }))
-    .map((c) => h("span", { class: "card hand-card" }, c ? cardFace(c) : cardBack("")))));
-  hand.deadwoodEl.textContent = `${seatName(seat)}: ${info.count} cards`;
+  hand.renderWatched(info.cards || null, info.count, `${seatName(seat)}: ${info.count} cards`);
 }

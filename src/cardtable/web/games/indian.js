@@ -22,7 +22,7 @@ import { GroupedHand } from "./rummy_hand.js";
 
 export const STYLES = ["board", "indian"];
 
-const HELP = "Keys: ←/→ cards · Enter/Space select · Shift+←/→ move a card · G group · U ungroup · A auto-arrange · " +
+export const HELP = "Keys: ←/→ cards · Enter/Space select · Shift+←/→ move a card · G group · U ungroup · A auto-arrange · " +
   "S closed deck · P open deck · D discard · C declare · X drop · Esc clear · N deal/continue · R rematch";
 const OVER = new Set(["deal_over", "match_over"]);
 const { miniCard, nameOf } = INDIAN_DECK;
@@ -39,7 +39,8 @@ function indianBoard(frame, ctx) {
 
   const seatsEl = h("section", { class: "in-seats", id: "seats", "aria-label": "Players" });
   const centreSlot = h("div", { class: "in-centre-slot" });
-  const resultSlot = h("div", { class: "in-result-slot", id: "result-slot" });
+  // It scrolls on a small screen: a region the keyboard can reach (and scroll).
+  const resultSlot = h("div", { class: "in-result-slot", id: "result-slot", tabindex: "0", role: "region", "aria-label": "Deal result" });
   const chooser = h("div", { class: "chooser in-chooser", id: "declare-chooser", hidden: true });
   const hand = new GroupedHand(ctx, {
     click: (key) => { hand.toggle(key); frame.say(""); frame.draw(); },
@@ -206,6 +207,18 @@ function indianBoard(frame, ctx) {
     return list;
   }
 
+  /** The first deals' hint line (the frame shows it on my turn). */
+  function hint(v, turn) {
+    if (!turn.myTurn) return null;
+    if (v.phase === "draw") {
+      return findLegal(v, "draw_discard") ? "Draw from the closed deck or take the open card" : "Draw a card from the closed deck";
+    }
+    if (v.phase === "discard") {
+      return "Discard to the open deck. Declare when all 13 cards are in valid groups with two sequences, one pure";
+    }
+    return null;
+  }
+
   function key(event, low, turn) {
     const v = frame.view;
     const handShown = !hand.el.hidden;
@@ -248,6 +261,7 @@ function indianBoard(frame, ctx) {
     },
     draw,
     status: (v, turn) => statusLine(v, turn.myTurn, names),
+    hint,
     buttons,
     scores: (v) => scorecard(v, names, seatOrder(v.players, isSeat(v.seat) ? v.seat : 0)),
     events: (v, meta) => noteEvents(v, meta, names, ctx.announce),

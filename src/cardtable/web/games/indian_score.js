@@ -9,6 +9,7 @@ import { isSeat } from "./board.js";
 import { KIND_LABEL } from "./indian_groups.js";
 import { STATUS_TEXT } from "./indian_table.js";
 import { INDIAN_DECK, shortOf } from "./rummy_cards.js";
+import { headName } from "./rummy_score.js";
 
 const { miniCard, nameOf } = INDIAN_DECK;
 const verb = (name, you, other) => (name === "You" ? you : other);
@@ -133,7 +134,7 @@ export function scorecard(view, names, order) {
     h("table", { class: "score-table", id: "score-history" },
       h("caption", null, caption),
       h("thead", null, h("tr", null, h("th", { scope: "col" }, "Deal"),
-        order.map((s) => h("th", { scope: "col", title: names.seat(s) }, names.seat(s))))),
+        order.map((s) => headName(names.seat(s), order.length > 2)))),
       h("tbody", null, rows.length ? rows
         : h("tr", null, h("td", { colspan: order.length + 1, class: "hint" }, "No deal finished yet."))),
       h("tfoot", null, h("tr", null, h("th", { scope: "row" }, kind === "points" ? "Net" : "Total"),

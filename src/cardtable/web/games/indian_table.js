@@ -83,7 +83,8 @@ export function centre(view, names, opts) {
   const closedCount = view.closed ?? 0;
   const wild = view.wild || {};
   const closed = h("button", {
-    class: ["stock", "in-closed", opts.closedAction && "active"], id: "closed-deck", disabled: !opts.closedAction,
+    class: ["stock", "in-closed", opts.closedAction && "active"], id: "closed-deck", dataset: { pile: "stock" },
+    disabled: !opts.closedAction,
     "aria-label": `Closed deck, ${plural(closedCount, "card")}${opts.closedAction ? ": draw a card (S)" : ""}`,
     onclick: () => opts.closedAction && opts.act(opts.closedAction),
   },
@@ -94,13 +95,13 @@ export function centre(view, names, opts) {
   wildFace?.setAttribute("aria-hidden", "true");
   const wildEl = wild.card ? h("span", {
     class: "card mid in-wild-card", id: "wild-card", dataset: { card: wild.card }, role: "img",
-    "aria-label": `Wild joker card: ${nameOf(wild.card)}; ${wildText(wild)}`,
+    "aria-label": `Wild joker card (the cut card): ${nameOf(wild.card)}. ${wildText(wild)}`,
   }, wildFace) : null;
   const openHint = opts.openAction ? ": take it (P)" : opts.discardTarget ? ": drop a card here to discard it"
     : open.top && !open.takeable ? ", cannot be taken" : "";
   const openEl = h("button", {
     class: ["pile", "in-open", opts.openAction && "active", opts.discardTarget && "drop-target", open.top && !open.takeable && "locked"],
-    id: "open-deck", dataset: { drop: "open", takeable: String(Boolean(open.takeable)) },
+    id: "open-deck", dataset: { drop: "open", pile: "discard", takeable: String(Boolean(open.takeable)) },
     disabled: !opts.openAction && !opts.discardTarget,
     "aria-label": open.top ? `Open deck, top card ${nameOf(open.top)}, ${plural(open.count, "card")}${openHint}`
       : `Open deck, empty${openHint}`,
@@ -121,9 +122,12 @@ export function centre(view, names, opts) {
     h("div", { class: "piles" },
       h("div", { class: "pile-slot in-closed-slot" },
         h("div", { class: "in-closed-wrap" }, wildEl, closed),
-        h("span", { class: "pile-label" }, "Closed deck"),
-        h("span", { class: "in-wild-text", id: "wild-text" }, wild.card ? `${shortOf(wild.card)} · ${wildText(wild)}` : "")),
-      h("div", { class: "pile-slot" }, openEl, h("span", { class: "pile-label" }, "Open deck"))),
+        h("span", { class: "pile-label" }, "Closed deck")),
+      h("div", { class: "pile-slot" }, openEl, h("span", { class: "pile-label" }, "Open deck")),
+      // The rank in words, the cut card apart: "wild: 8s" read as the eight of spades.
+      wild.card ? h("div", { class: "in-wild-slot" },
+        h("span", { class: "in-wild-text", id: "wild-text" }, wildText(wild)),
+        h("span", { class: "in-cut-text", id: "cut-card-text" }, `cut card ${shortOf(wild.card)}`)) : null),
     h("ul", { class: "table-info", id: "table-info" }, facts.map((b) => h("li", null, b))));
 }
 

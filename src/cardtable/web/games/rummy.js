@@ -24,7 +24,7 @@ import { meldPanel, piles, seatBox, seatOrder, tableMelds } from "./rummy_table.
 
 export const STYLES = ["board", "rummy"];
 
-const HELP = "Keys: ←/→ cards · Enter/Space select · M meld · A add group · L lay off · D discard · " +
+export const HELP = "Keys: ←/→ cards · Enter/Space select · M meld · A add group · L lay off · D discard · " +
   "S stock · P pile · X pass · Esc clear · N deal/continue · R rematch";
 const OVER = new Set(["hand_over", "match_over"]);
 const KNOWN = new Set(["draw_stock", "draw_discard", "meld", "lay_off", "swap_joker", "discard", "deal"]);
@@ -90,7 +90,8 @@ function tableMeldBoard(frame, ctx, game) {
         act: (action) => moves.send(action), discardSelected: () => moves.discard(),
       }),
       tableMelds(v, {
-        order, names, credit: game.credit, dropMeld: play && Boolean(findLegal(v, "meld")),
+        order, names, me: isSeat(v.seat) ? v.seat : null, credit: game.credit, dropMeld: play && Boolean(findLegal(v, "meld")),
+        meldSelected: () => { if (ui.selected.length || ui.staged.length) moves.meld(); },
         target: (id) => (!play || !oneSelected ? null : placeAction(v, "lay_off", oneSelected, id) ? "lay_off"
           : placeAction(v, "swap_joker", oneSelected, id) ? "swap" : null),
         click: (id, onJoker) => moves.placeOn(id, onJoker),
@@ -189,6 +190,24 @@ function tableMeldBoard(frame, ctx, game) {
     }
   }
 
+  /** The first hands' hint line (the frame shows it on my turn): what a turn is made of. */
+  function hint(v, turn) {
+    if (!turn.myTurn) return null;
+    switch (v.phase) {
+      case "draw":
+        if (legalOf(v).some((a) => a.type === "draw_discard" && (a.number ?? 1) > 1)) {
+          return "Draw from the stock, or take from the discards: a deeper card takes every card above it and must be used this turn";
+        }
+        return findLegal(v, "draw_discard") ? "Draw from the stock or take the top discard" : "Draw a card from the stock";
+      case "play":
+        if ((v.must_place || []).length) return null; // the status line says what to do
+        if (need() > 0) return `A meld: 3+ of a kind, or a run of 3+ in one suit. Add group for each until ${need()} points, then Meld`;
+        return "Meld 3+ of a kind or a run of 3+ in one suit, or add a card to a meld on the table; then discard";
+      case "call": return "Call to take that discard and play it now, or pass";
+      default: return null;
+    }
+  }
+
   function key(event, low, turn) {
     const v = frame.view;
     if (low === "ArrowLeft" || low === "ArrowRight") {
@@ -224,6 +243,7 @@ function tableMeldBoard(frame, ctx, game) {
     below: [stageSlot, hand.el],
     draw,
     status,
+    hint,
     buttons,
     scores: (v) => scorecard(v, names, game, seatOrder(v.players, isSeat(v.seat) ? v.seat : 0)),
     update(v, meta) {

@@ -59,20 +59,25 @@ export const byRank = (a, b) => rankOf(a) - rankOf(b) || suitOf(a) - suitOf(b);
 
 // -- Indian Rummy's wild rank -------------------------------------------------------------------
 
-const RANK_WORDS = { A: "aces", T: "10s", J: "jacks", Q: "queens", K: "kings" };
+// Words, not "8s": "wild: 8s" read as the eight of spades.
+const RANK_WORDS = {
+  A: "aces", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights", 9: "nines",
+  T: "tens", J: "jacks", Q: "queens", K: "kings",
+};
 
-/** "7s", "jacks": the cards of a rank, for the wild-card line. */
+/** "sevens", "jacks": the cards of a rank, in words. */
 export function rankPlural(rank) {
   if (!rank) return "";
   const r = String(rank).toUpperCase() === "10" ? "T" : String(rank).toUpperCase();
   return RANK_WORDS[r] || `${r}s`;
 }
 
-/** The wild rank as the table shows it: "wild: 7s" (and always the printed jokers). */
+/** The wild rank as a sentence: "Sevens are wild" (the printed jokers always are). */
 export function wildText(wild) {
   if (!wild) return "";
-  if (!wild.rank) return "wild: printed jokers only";
-  return `wild: ${rankPlural(wild.rank)}`;
+  if (!wild.rank) return "Only the printed jokers are wild";
+  const words = rankPlural(wild.rank);
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} are wild`;
 }
 
 /** Whether a card is a joker in this deal (printed, or of the wild rank): for labels only. */

@@ -9,9 +9,13 @@ import { outText, signed } from "./rummy_score.js";
 const num = (n) => (typeof n === "number" ? String(n) : "");
 const at = (list, s) => (Array.isArray(list) ? list[s] : undefined);
 
+/** "one hand", "3 hands": a match of a fixed number of hands (Express is one). */
+const handsText = (n) => (n === 1 ? "one hand" : `${n} hands`);
+
+// A match of a fixed number of hands ends after them whatever the totals: no "game to N" then.
 function targetText(view, low) {
   const o = view.options || {};
-  if (o.deals) return `${o.deals} deal${o.deals === 1 ? "" : "s"}, ${low ? "lowest" : "highest"} total wins`;
+  if (o.deals) return `${handsText(o.deals)}, ${low ? "lowest" : "highest"} total wins`;
   if (o.target) return low ? `lowest total wins when someone reaches ${o.target}` : `game to ${o.target}`;
   return low ? "lowest total wins" : "highest total wins";
 }
@@ -55,7 +59,7 @@ export const RUMMY500 = {
   lowWins: () => false,
   caption(view) {
     const o = view.options || {};
-    return `melded minus held; first to ${o.target ?? 500} wins`;
+    return `melded minus held; ${o.deals ? `${handsText(o.deals)}, highest total wins` : `first to ${o.target ?? 500} wins`}`;
   },
   headline: (row, names) => (isSeat(row.winner) ? outText(row, names) : "the hand ended with nobody out"),
   detail: () => "Everyone scores the cards they melded and laid off, minus the cards left in hand.",
@@ -81,8 +85,8 @@ export const ROMME = {
     const o = view.options || {};
     if (o.end === "elimination") return `penalty points; at ${o.eliminate_at} a player is out, the last one left wins`;
     if (o.end === "limit") return `penalty points; lowest total wins once someone passes ${o.target}`;
-    const deals = o.deals || view.players;
-    return `penalty points; ${deals} deal${deals === 1 ? "" : "s"}, lowest total wins`;
+    const deals = o.deals || view.players; // 0: one round, each player deals once
+    return `penalty points; ${handsText(deals)}, lowest total wins`;
   },
   headline(row, names) {
     if (!isSeat(row.winner)) return "the stock ran out";

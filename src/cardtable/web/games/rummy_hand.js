@@ -9,25 +9,16 @@
 //
 // Both share the rest: a roving keyboard focus along the cards as shown, cards
 // as buttons that can be dragged, the place a dropped card lands, overlapping
-// the cards more when they would not fit the width. The board passes in which
-// cards the legal actions mention; nothing here decides what is legal.
+// the cards more, or laying them in rows, when they would not fit the width
+// (rummy_fit.js). The board passes in which cards the legal actions mention;
+// nothing here decides what is legal.
 
 import { h, replace } from "../dom.js";
 import { draggable } from "../drag.js";
 import { handOrder, setHandOrder } from "../state.js";
 import { Arrangement } from "./indian_groups.js";
 import { Bag, byRank, bySuit, codeOfKey, INDIAN_DECK, isWild, keyed, MELD_DECK } from "./rummy_cards.js";
-
-/** Where a card dropped at `point` goes among `others` (the cards overlap: their left strips show). */
-function dropIndex(others, point) {
-  for (let i = 0; i < others.length; i += 1) {
-    const rect = others[i].getBoundingClientRect();
-    const next = others[i + 1]?.getBoundingClientRect();
-    const visible = next ? Math.min(rect.width, next.left - rect.left) : rect.width;
-    if (point.x < rect.left + visible / 2) return i;
-  }
-  return others.length;
-}
+import { applyRows, besideWidth, dropIndex, layRows, stepBounds } from "./rummy_fit.js";
 
 class HandBase {
   /**
@@ -105,12 +96,6 @@ class HandBase {
     this.focusKey(this.shown[next].key);
   }
 
-  /** The share of an overlapped card left visible (CSS `property`) so `overlapped` cards fit in `room`. */
-  setStep(property, room, overlapped, width, least, most) {
-    if (width <= 0 || overlapped <= 0) return;
-    const step = Math.max(least, Math.min(most, room / (overlapped * width)));
-    this.cardsEl.style.setProperty(property, step.toFixed(3));
-  }
 }
 
 /** The table-meld games' hand: one row in the player's order. */
@@ -197,16 +182,16 @@ export class MeldHand extends HandBase {
     });
   }
 
-  /** Overlap the cards more when a long hand (a deep pickup) would not fit the width. */
+  /** Overlap the cards more when a long hand would not fit the width, and past a fingertip's strip wrap them. */
   fit() {
     const cards = this.cardsEl.querySelectorAll(".hand-card");
-    if (cards.length < 2 || this.el.hidden) return;
+    if (!cards.length || this.el.hidden) return;
     const w = cards[0].getBoundingClientRect().width;
-    const row = getComputedStyle(this.el).flexDirection.startsWith("row");
-    const tools = row ? this.el.lastElementChild.getBoundingClientRect().width + 12 : 0;
-    const gaps = this.cardsEl.querySelectorAll(".suit-start").length * 8 + 16;
-    const room = this.el.getBoundingClientRect().width - tools - gaps - w;
-    if (room > 0) this.setStep("--rm-step", room, cards.length - 1, w, 0.18, 0.5);
+    const pads = 2 * (parseFloat(getComputedStyle(this.cardsEl).paddingRight) || 0);
+    const gaps = this.cardsEl.querySelectorAll(".suit-start").length * 8;
+    const room = this.el.clientWidth - besideWidth(this.cardsEl) - pads;
+    const lay = layRows(cards.length, w, room, { ...stepBounds(w, 0.5), extra: gaps, wrappedMost: w * 0.7 });
+    applyRows(this.cardsEl, "--rm-step", lay, w, pads);
   }
 
   /** Shift+arrows: move the focused card itself. */
@@ -379,20 +364,49 @@ export class GroupedHand extends HandBase {
     });
   }
 
-  /** Overlap the cards more when the groups would not fit the width (never more than needed). */
+  /**
+   * Overlap the cards just enough for the groups to fit one line; where even a fingertip's
+   * strip per card would not, the groups wrap onto more lines and a long group into rows.
+   */
   fit() {
-    const cards = this.cardsEl.querySelectorAll(".hand-card");
+    const box = this.cardsEl;
+    const cards = box.querySelectorAll(".hand-card");
     if (!cards.length || this.el.hidden) return;
     const w = cards[0].getBoundingClientRect().width;
-    const groups = this.cardsEl.querySelectorAll(".in-group").length;
-    const row = getComputedStyle(this.el).flexDirection.startsWith("row");
-    const beside = row ? [...this.el.children].filter((c) => c !== this.cardsEl)
-      .reduce((sum, c) => sum + c.getBoundingClientRect().width + 8, 0) : 0;
-    const gap = parseFloat(getComputedStyle(this.cardsEl).columnGap) || 14;
-    const padding = 16; // each group's
-    const slot = this.cardsEl.querySelector(".in-new-group")?.getBoundingClientRect().width || w;
-    const room = this.el.getBoundingClientRect().width - beside - groups * (w + gap + padding) - slot - 16;
-    this.setStep("--in-step", room, cards.length - groups, w, 0.2, 0.56);
+    box.classList.remove("wrapped"); // measured as one line: the new-group slot is a strip once wrapped
+    const style = getComputedStyle(box);
+    const room = this.el.clientWidth - besideWidth(box) - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
+    const gap = parseFloat(style.columnGap) || 0;
+    const slot = box.querySelector(".in-new-group")?.getBoundingClientRect().width || 0;
+    const groups = [...box.querySelectorAll(".in-group")].map((g) => {
+      const gs = getComputedStyle(g);
+      return {
+        cards: g.querySelector(".in-group-cards"), n: g.querySelectorAll(".hand-card").length,
+        label: g.querySelector(".in-group-label")?.getBoundingClientRect().width || 0,
+        pad: parseFloat(gs.paddingLeft) + parseFloat(gs.paddingRight) + parseFloat(gs.borderLeftWidth) + parseFloat(gs.borderRightWidth),
+        empty: g.getBoundingClientRect().width,
+      };
+    });
+    const width = (step) => groups.reduce((sum, g) => sum + gap +
+      (g.n ? Math.max(g.label, (g.n - 1) * step + w) + g.pad : g.empty), slot);
+    const { least, most } = stepBounds(w);
+    let step = least;
+    const oneLine = width(least) <= room;
+    if (oneLine) {
+      let high = most;
+      for (let i = 0; i < 16 && high - step > 0.25; i += 1) {
+        const mid = (step + high) / 2;
+        if (width(mid) <= room) step = mid;
+        else high = mid;
+      }
+    } else step = Math.max(least, Math.min(most, w * 0.6));
+    box.style.setProperty("--in-step", (step / w).toFixed(4));
+    box.classList.toggle("wrapped", !oneLine);
+    for (const g of groups) {
+      const lay = !oneLine && g.n > 1 ? layRows(g.n, w, room - g.pad, { least: step, most: step, wrappedMost: w * 0.7 })
+        : { rows: 1, perRow: g.n, step };
+      applyRows(g.cards, "--in-step", lay, w, 0);
+    }
   }
 
   /** A drag: onto a group (at the place dropped), a new group, or elsewhere (the board). */

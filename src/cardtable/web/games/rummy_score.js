@@ -78,7 +78,7 @@ export function scorecard(view, names, game, order) {
 }
 
 /** A column head; with many players "Computer 2" is shown as "C2" (the full name is read out). */
-function headName(name, short) {
+export function headName(name, short) {
   const m = /^(.+?)\s+(\d+)$/.exec(name);
   if (!short || !m) return h("th", { scope: "col", title: name }, name);
   return h("th", { scope: "col", title: name },

@@ -46,7 +46,8 @@ export function seatBox(view, seat, names, ctx, over) {
     h("span", { class: "seat-title" }, name),
     info?.kind === "bot" ? h("span", { class: "bot-tag" }, "bot") : null,
     view.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer" }, "D") : null,
-    h("span", { class: "chip count-chip" }, plural(hand.count, "card")),
+    h("span", { class: "chip count-chip", dataset: { count: String(hand.count) } },
+      String(hand.count), h("span", { class: "word" }, hand.count === 1 ? " card" : " cards")),
     names.comeOut && hand.melded ? h("span", { class: "chip out-chip", title: "Has come out (laid a first meld)" }, "came out") : null,
     onTable ? h("span", { class: "chip table-chip", title: "Points on the table this hand" }, `${onTable} on table`) : null),
   gone ? h("p", { class: "seat-note" }, "Out of the match") : null,
@@ -66,7 +67,7 @@ export function seatBox(view, seat, names, ctx, over) {
 export function piles(view, opts) {
   const stockAction = opts.stockAction;
   const stock = h("button", {
-    class: ["stock", stockAction && "active"], id: "stock", disabled: !stockAction,
+    class: ["stock", stockAction && "active"], id: "stock", dataset: { pile: "stock" }, disabled: !stockAction,
     "aria-label": `Stock, ${plural(view.stock, "card")}${stockAction ? ": draw a card (S)" : ""}`,
     onclick: () => stockAction && opts.act(stockAction),
   },
@@ -85,7 +86,7 @@ function topPile(pile, opts) {
   const top = pile[pile.length - 1];
   const take = opts.pickOf(1);
   return h("button", {
-    class: ["pile", take && "active", opts.discardTarget && "drop-target"], id: "pile", dataset: { drop: "pile" },
+    class: ["pile", take && "active", opts.discardTarget && "drop-target"], id: "pile", dataset: { drop: "pile", pile: "discard" },
     disabled: !take && !opts.discardTarget,
     "aria-label": top ? `Discard pile, top card ${nameOf(top)}, ${plural(pile.length, "card")}` +
       (take ? ": take it (P)" : opts.discardTarget ? ": discard the selected card here" : "") : "Discard pile, empty",
@@ -99,7 +100,8 @@ function topPile(pile, opts) {
 /** Rummy 500: every discard visible; a card takes itself and all above it, and must be used. */
 function fannedPile(pile, opts) {
   const el = h("div", {
-    class: ["pile", "rm-fan", opts.discardTarget && "drop-target"], id: "pile", dataset: { drop: "pile", count: String(pile.length) },
+    class: ["pile", "rm-fan", opts.discardTarget && "drop-target"], id: "pile",
+    dataset: { drop: "pile", pile: "discard", count: String(pile.length) },
     role: "group", "aria-label": `Discard pile, ${plural(pile.length, "card")}, top card last`,
     onclick: (e) => { if (opts.discardTarget && !e.target.closest(".pile-card:enabled")) opts.discardSelected(); },
   });
@@ -139,8 +141,9 @@ function fannedPile(pile, opts) {
 // -- the melds on the table ------------------------------------------------------------------------
 
 /**
- * opts: {order: seats, names, target(meldId) -> "lay_off"|"swap"|null for the selected card,
- *        click(meldId, onJoker), credit: bool (Rummy 500: lay-offs belong to who laid them)}
+ * opts: {order: seats, me: my seat (or null), names, target(meldId) -> "lay_off"|"swap"|null for the
+ *        selected card, click(meldId, onJoker), dropMeld: a meld can be laid now, meldSelected(): tapping
+ *        the table lays the selection, credit: bool (Rummy 500: lay-offs belong to who laid them)}
  */
 export function tableMelds(view, opts) {
   const melds = view.table || [];
@@ -150,12 +153,17 @@ export function tableMelds(view, opts) {
   return h("section", {
     class: ["rm-table", empty && "empty", opts.dropMeld && "drop-target"], id: "table", dataset: { drop: "table" },
     "aria-label": `Melds on the table${empty ? ": none yet" : ""}`,
+    // A tap on the felt (not on a meld) lays the selected cards down: the phone's "drop here".
+    onclick: (e) => { if (opts.dropMeld && !e.target.closest?.(".table-meld")) opts.meldSelected(); },
   },
-  empty ? h("p", { class: "hint table-empty" }, opts.dropMeld ? "No melds yet — select cards and press Meld, or drag them here."
+  empty ? h("p", { class: "hint table-empty" }, opts.dropMeld ? "No melds yet — select cards, then tap here or press Meld."
     : "No melds on the table yet.") : null,
-  groups.map((g) => h("div", { class: "rm-owner", dataset: { owner: String(g.seat) }, role: "group", "aria-label": `${opts.names.seat(g.seat)}'s melds` },
-    h("h3", { class: "owner-name" }, opts.names.seat(g.seat)),
-    h("div", { class: "rm-melds" }, g.melds.map((m) => meldEl(m, opts))))));
+  groups.map((g) => h("div", {
+    class: "rm-owner", dataset: { owner: String(g.seat), meldsSeat: String(g.seat) }, role: "group",
+    "aria-label": g.seat === opts.me ? "Your melds" : `${opts.names.seat(g.seat)}'s melds`,
+  },
+  h("h3", { class: "owner-name" }, opts.names.seat(g.seat)),
+  h("div", { class: "rm-melds" }, g.melds.map((m) => meldEl(m, opts))))));
 }
 
 function meldEl(meld, opts) {

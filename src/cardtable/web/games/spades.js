@@ -10,29 +10,45 @@
 // scores, the last trick and the scorecard. Bidding (spades_bidding.js), the
 // blind nil exchange, the two-player draw and the end of a hand
 // (spades_panels.js) take the middle of the table.
+//
+// Playing a card: a click, Enter, or dragging it onto the trick plays it at
+// once; on a touch screen the first tap only picks the card (raised, with a
+// Play button) and a second tap on it, the trick or Play plays it, so a finger
+// that lands on the wrong card of an overlapped hand costs nothing. A card
+// that cannot be played is still sent: the server answers with the engine's
+// reason ("you must follow hearts"), shown above that card and read out.
 
 import { h, replace } from "../dom.js";
 import { findLegal, isSeat, mountBoard } from "./board.js";
-import { Bidding, bidPanel, blindPanel, waitPanel } from "./spades_bidding.js";
+import { Bidding, bidPanel, blindPanel, startingBid, waitPanel } from "./spades_bidding.js";
 import { noteEvents } from "./spades_events.js";
 import { SpadesHand } from "./spades_hand.js";
+import { nameOf, shortOf } from "./spades_cards.js";
 import { drawPanel, endPanel, exchangePanel } from "./spades_panels.js";
 import { lastTrickPanel, scoreboard, scorecard } from "./spades_score.js";
 import { COMPASS, drawSeats, drawTrick, position } from "./spades_table.js";
 
 export const STYLES = ["board", "spades"];
 
-const HELP = "Keys: ←/→ choose a card · Enter play it · 0–9 bid · N nil · B blind nil · L look · " +
+export const HELP = "Keys: ←/→ choose a card · Enter play it · 0–9 bid · N nil (twice) · B blind nil (twice) · L look · " +
   "Space select · P pass cards · K keep · X reject · N next hand · R rematch";
 const OVER = new Set(["hand_over", "match_over"]);
 
 export function mount(el, ctx) {
-  return mountBoard(el, ctx, (frame) => spadesBoard(frame, ctx));
+  let game = null;
+  const board = mountBoard(el, ctx, (frame) => (game = spadesBoard(frame, ctx)));
+  // An error frame for this table (the page hands it over; true: shown here, no toast).
+  return { ...board, error: (d) => Boolean(game?.error(d)) };
 }
+
+const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
 
 function spadesBoard(frame, ctx) {
   let selected = []; // keys of the cards chosen for the exchange
-  let bidPanelOpen = false;
+  let chosen = null; // key of the card a first tap picked to play
+  let tried = null; // key of an unplayable card sent to learn the engine's reason
+  let moment = ""; // the trick in hand: a picked or refused card is forgotten when it moves on
+  let panelOpen = null; // "bid-panel" or "blind-panel" while that panel is up
 
   // -- who is who ---------------------------------------------------------------------------
 
@@ -84,32 +100,54 @@ function spadesBoard(frame, ctx) {
   const centrePanel = h("div", { class: "centre-panel", id: "centre-panel" });
   const centre = h("section", { class: "sp-centre", "aria-label": "The table" },
     h("div", { class: "trick-wrap" }, trickArea, trickCaption), centrePanel);
-  const hand = new SpadesHand((key) => clickCard(key));
+  const trickWrap = centre.querySelector(".trick-wrap");
+  trickWrap.dataset.drop = "trick"; // a card dragged here is played
+  trickWrap.addEventListener("click", () => { if (chosen) playKey(chosen); });
+  const hand = new SpadesHand({
+    click: (key, how) => clickCard(key, how),
+    drop: (key, target) => { if (target === trickWrap) playKey(key); },
+    dragEnd: () => frame.afterDrag(),
+    canDrag: (key) => Boolean(playFor(key)),
+  });
   const bidding = new Bidding({
     send: (action) => ctx.act(action),
-    mayBid: () => frame.myTurn() && frame.view.phase === "bid",
+    mayBid: () => frame.myTurn() && ["bid", "blind_nil"].includes(frame.view.phase),
     view: () => frame.view,
     toast: ctx.toast,
+    redraw: () => frame.draw(),
+    say: ctx.announce,
   });
 
   function draw(view, turn) {
     const { myTurn, held } = turn;
     if (!(myTurn && view.phase === "exchange")) selected = [];
-    if (!(myTurn && view.phase === "bid")) bidding.clear();
+    if (!(myTurn && ["bid", "blind_nil"].includes(view.phase))) bidding.clear();
+    if (!(myTurn && view.phase === "play") || !hand.cardOf(view, chosen)) chosen = null;
     selected = selected.filter((k) => hand.cardOf(view, k));
     drawSeats(zones, view, turn.watching, table);
     drawCentre(view, myTurn, held);
     const mine = (isSeat(view.seat) && view.hands?.[view.seat]) || { count: 0 };
+    centre.classList.toggle("can-drop", Boolean(chosen));
     hand.render(view, {
-      myTurn, selected,
+      myTurn, selected, chosen,
       hidden: turn.watching || Boolean(held) || (OVER.has(view.phase) && !mine.count),
     });
+  }
+
+  /** A new trick, a card played, a new phase: what was picked or refused is old news. */
+  function update(view) {
+    const now = [view.hand, view.phase, view.tricks?.length ?? 0, view.trick?.length ?? 0, view.to_act].join(":");
+    if (now === moment) return;
+    moment = now;
+    chosen = null;
+    tried = null;
+    hand.setNote(null);
   }
 
   function drawCentre(view, myTurn, held) {
     let panel = null;
     if (held || OVER.has(view.phase)) panel = endPanel(view, held, names);
-    else if (view.phase === "blind_nil") panel = myTurn ? blindPanel(view, seatName, frame.button) : waitPanel(view, "blind", seatName);
+    else if (view.phase === "blind_nil") panel = myTurn ? blindPanel(view, seatName, frame.button, bidding) : waitPanel(view, "blind", seatName);
     else if (view.phase === "bid") panel = myTurn ? bidPanel(view, seatName, bidding) : waitPanel(view, "bid", seatName);
     else if (view.phase === "exchange") {
       panel = exchangePanel(view, {
@@ -125,13 +163,16 @@ function spadesBoard(frame, ctx) {
       trickArea.replaceChildren();
       trickCaption.textContent = "";
     }
-    const opening = panel && panel.classList.contains("bid-panel") && !bidPanelOpen;
-    bidPanelOpen = Boolean(panel && panel.classList.contains("bid-panel"));
+    const kind = panel && ["bid-panel", "blind-panel"].find((c) => panel.classList.contains(c));
+    const opening = kind && kind !== panelOpen;
+    panelOpen = kind || null;
     centrePanel.hidden = !panel;
     replace(centrePanel, panel);
-    // Keyboard users land on the bids when it is their turn to bid (unless busy in the hand).
+    // Keyboard users land on the decision when it is theirs (unless busy in the hand), on a
+    // safe choice: a middling bid, or looking at the cards; never on Nil or Blind Nil.
     if (opening && (document.activeElement === document.body || document.activeElement === null)) {
-      centrePanel.querySelector(".bid-button:not(:disabled)")?.focus();
+      const start = kind === "bid-panel" ? `bid-${startingBid(view)}` : "look";
+      document.getElementById(start)?.focus();
     }
   }
 
@@ -156,20 +197,92 @@ function spadesBoard(frame, ctx) {
 
   // -- acting -------------------------------------------------------------------------------------
 
-  function clickCard(key) {
+  /** The legal play of the card with this key, if it is my turn to play. */
+  function playFor(key) {
+    const view = frame.view;
+    const card = key && hand.cardOf(view, key);
+    return card && frame.myTurn() && view.phase === "play" ? findLegal(view, "play", (a) => a.card === card.code) : null;
+  }
+
+  function playKey(key) {
+    const action = playFor(key);
+    if (!action) return;
+    chosen = null;
+    hand.setNote(null);
+    ctx.act(action);
+  }
+
+  /** how: "touch" (a first tap only picks the card), "mouse" or "key". */
+  function clickCard(key, how) {
     const view = frame.view;
     if (!frame.myTurn()) return;
     const card = hand.cardOf(view, key);
     if (!card) return;
     if (view.phase === "play") {
-      const action = findLegal(view, "play", (a) => a.card === card.code);
-      if (action) ctx.act(action);
-      else ctx.toast("That card cannot be played now.", "info");
+      if (playFor(key)) {
+        if (how === "touch" && chosen !== key) {
+          chosen = key;
+          hand.setNote(null);
+          frame.draw();
+        } else playKey(key);
+      } else refuse(key, card);
     } else if (view.phase === "exchange") {
       if (selected.includes(key)) selected = selected.filter((k) => k !== key);
       else selected = [...selected, key].slice(-2);
       frame.draw();
     }
+  }
+
+  /**
+   * A card that is not playable: the engine alone knows why, so ask it by playing the card;
+   * the refusal comes back as an error frame (error() below). Until then, and if the page
+   * cannot hand the answer over, a plain note says it cannot be played.
+   */
+  function refuse(key, card) {
+    chosen = null;
+    hand.setNote(key, `${shortOf(card.code, card.joker)} cannot be played now`);
+    tried = ctx.act({ type: "play", card: card.code }) ? key : null;
+    frame.draw();
+  }
+
+  /** The server's error frame: an illegal card's reason goes above the card. */
+  function error(d) {
+    if (!tried || d?.code !== "illegal") return false;
+    const card = hand.cardOf(frame.view, tried);
+    const reason = capital(d.message || "that card cannot be played now");
+    hand.setNote(tried, reason);
+    tried = null;
+    if (card) ctx.announce(`${capital(nameOf(card.code, card.joker))}: ${reason}.`);
+    frame.draw();
+    return true;
+  }
+
+  /** The first-hand hint: what to do now, in a few words. */
+  function hint(view, turn) {
+    if (!turn.myTurn) return null;
+    const tap = matchMedia("(pointer: coarse)").matches ? " · Tap a card twice to play it" : "";
+    switch (view.phase) {
+      case "blind_nil": return "Blind nil scores double but is bid before you look; most players look first";
+      case "bid": return isSeat(view.partner)
+        ? "Bid how many tricks you expect to take (with your partner's)" : "Bid how many tricks you expect to take";
+      case "exchange": return "Pick 2 cards in your hand to pass to your partner";
+      case "draw": return "Keep the top card, or reject it and take the next one";
+      case "play": {
+        if ((view.trick || []).length) return `Follow suit if you can; spades are trumps${tap}`;
+        if (!(view.tricks || []).length) return `Lead one of the highlighted cards; spades are trumps${tap}`;
+        const free = view.spades_broken || view.options?.spade_breaking === false;
+        return `${free ? "Lead any suit; spades are trumps" : "Lead any suit; spades only once broken"}${tap}`;
+      }
+      default: return null;
+    }
+  }
+
+  /** The status bar's Play button while a tapped card waits for its second tap. */
+  function buttons(view, turn) {
+    const action = turn.myTurn && chosen && playFor(chosen);
+    if (!action) return [];
+    const card = hand.cardOf(view, chosen);
+    return [frame.button("play-chosen", `Play ${shortOf(card.code, card.joker)}`, () => playKey(chosen), null, "primary")];
   }
 
   /** The legal pass_cards action for the two chosen cards, if there is one. */
@@ -209,8 +322,16 @@ function spadesBoard(frame, ctx) {
       return Boolean(action);
     };
     switch (low) {
-      case "n": return view.phase === "bid" && act("bid", (a) => a.number === 0);
-      case "b": return act("blind_nil");
+      case "n": {
+        const nil = turn.myTurn && view.phase === "bid" ? findLegal(view, "bid", (a) => a.number === 0) : null;
+        if (nil) bidding.bid(nil);
+        return Boolean(nil);
+      }
+      case "b": {
+        const blind = turn.myTurn ? findLegal(view, "blind_nil") : null;
+        if (blind) bidding.blindNil(blind);
+        return Boolean(blind);
+      }
       case "l": return act("look");
       case "p": {
         const action = turn.myTurn && view.phase === "exchange" ? passAction(view) : null;
@@ -230,18 +351,27 @@ function spadesBoard(frame, ctx) {
     above: [zones.top, zones.left, centre, zones.right, zones.bottom],
     below: [hand.el],
     draw,
+    update,
     status,
-    buttons: () => [],
+    hint,
+    error,
+    buttons,
     scores: (view) => [scoreboard(view, names, view.seat), lastTrickPanel(view, names), scorecard(view, names)],
     events: (view, meta) => noteEvents(view, meta, seatName, ctx.announce),
     waitingFriend: (seat, name) => `Waiting for a friend to sit down at ${name}…`,
     key,
     clear() {
-      const had = selected.length > 0 || Boolean(bidding.digits);
+      const had = selected.length > 0 || Boolean(bidding.digits) || Boolean(bidding.armed) || Boolean(chosen);
+      const armed = bidding.armed;
       selected = [];
+      chosen = null;
       bidding.clear();
+      if (armed) bidding.cancel(); // back on the button that asked
       return had;
     },
-    destroy: () => bidding.clear(),
+    destroy() {
+      bidding.clear();
+      hand.destroy();
+    },
   };
 }

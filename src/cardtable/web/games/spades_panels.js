@@ -44,7 +44,7 @@ export function exchangePanel(view, opts) {
 /** The two-player draw: keep the offered card or reject it. opts: {myTurn, seatName, button} */
 export function drawPanel(view, opts) {
   const dead = view.dead || [];
-  const deadRow = dead.length ? h("div", { class: "dead-cards" }, h("span", { class: "hint" }, "Your discards: "),
+  const deadRow = dead.length ? h("div", { class: "dead-cards", dataset: { pile: "discard" } }, h("span", { class: "hint" }, "Your discards: "),
     dead.map((c) => miniCard(c, null))) : null;
   if (!opts.myTurn || !view.offered) {
     return h("div", { class: "wait-panel draw-panel", id: "wait-panel" }, h("h2", null, "The draw"),
@@ -56,7 +56,7 @@ export function drawPanel(view, opts) {
   return h("div", { class: "draw-panel", id: "draw-panel", role: "group", "aria-labelledby": "draw-title" },
     h("h2", { id: "draw-title" }, "Keep this card?"),
     h("div", { class: "draw-row" },
-      h("div", { class: "stock-pile", "aria-label": `Stock, ${view.stock} cards`, role: "img" },
+      h("div", { class: "stock-pile", dataset: { pile: "stock" }, "aria-label": `Stock, ${view.stock} cards`, role: "img" },
         h("span", { class: "card mid back-card" }, cardBack("")), h("span", { class: "pile-count" }, String(view.stock))),
       h("span", { class: "card mid offered", id: "offered", dataset: { card: view.offered }, role: "img", "aria-label": `Top card: ${nameOf(view.offered)}` }, offered),
       h("div", { class: "draw-buttons" },

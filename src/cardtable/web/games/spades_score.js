@@ -13,6 +13,17 @@ const number = (n) => (n < 0 ? `−${Math.abs(n)}` : String(n));
 const sideSeats = (view, side) => (view.sides && view.sides[side]) || [side];
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/**
+ * How long the match is: "one-hand match" (express: one deal), "5 hands", or "game to 500".
+ * With a number of deals the target does not end the match, so it is not mentioned.
+ */
+export function matchLength(view) {
+  const deals = view.options?.deals || 0;
+  if (deals === 1) return "one-hand match";
+  if (deals > 1) return `${deals} hands`;
+  return `game to ${view.target}`;
+}
+
 /** "Bid 4", "Nil", "Blind nil", or null before the seat has bid. */
 export function bidText(bid, blind) {
   if (bid === null || bid === undefined) return null;
@@ -59,7 +70,8 @@ export function scoreboard(view, names, me) {
   });
   const removed = view.removed || [];
   return h("section", { class: "scoreboard", id: "scoreboard", "aria-label": "Scores" },
-    h("h2", { class: "side-title" }, `Hand ${view.hand}`, h("span", { class: "hint" }, ` · game to ${view.target}`)),
+    h("h2", { class: "side-title", id: "scoreboard-title" }, `Hand ${view.hand}`,
+      h("span", { class: "hint" }, ` · ${matchLength(view)}`)),
     h("ul", { class: "side-rows" }, rows),
     removed.length ? h("p", { class: "removed", id: "removed-cards", "aria-label": `Out of the pack: ${removed.map((c) => nameOf(c)).join(", ")}` },
       "Out of the pack: ", removed.map((c) => shortOf(c)).join(" ")) : null);
@@ -94,7 +106,7 @@ export function scorecard(view, names) {
     })));
   return h("section", { class: "scorecard spades-scorecard", id: "spades-scorecard", "aria-label": "Scorecard" },
     h("table", { class: "score-table", id: "spades-history" },
-      h("caption", null, `Scorecard · game to ${view.target}`),
+      h("caption", null, `Scorecard · ${matchLength(view)}`),
       h("thead", null, h("tr", null, h("th", { scope: "col" }, "#"),
         sides.map((side) => h("th", { scope: "col" }, names.side(side, true))))),
       h("tbody", null, rows.length ? rows
@@ -156,5 +168,12 @@ export function finalPanel(view, names) {
   return h("section", { class: "final spades-final", id: "final-result", "aria-labelledby": "final-title" },
     h("h2", { id: "final-title" }, `${winner} ${verb} the match!`),
     h("ol", { class: "final-scores" }, scores),
-    h("p", { class: "hint" }, `After ${plural(r.hands ?? view.hand, "hand")}, game to ${view.target}.`));
+    h("p", { class: "hint", id: "final-length" }, finalLength(view, r.hands ?? view.hand)));
+}
+
+function finalLength(view, hands) {
+  const deals = view.options?.deals || 0;
+  if (deals === 1) return "A one-hand match.";
+  if (deals > 1) return `After ${plural(hands, "hand")} of ${deals}.`;
+  return `After ${plural(hands, "hand")}, game to ${view.target}.`;
 }

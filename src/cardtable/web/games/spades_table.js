@@ -109,9 +109,10 @@ export function drawTrick(area, caption, view, table) {
     cardFace.setAttribute("aria-hidden", "true");
     return h("div", {
       class: ["trick-slot", `pos-${table.positionOf(p.seat)}`, p.seat === winner && "winner", i === 0 && "lead"],
-      dataset: { seat: String(p.seat), card: p.card }, role: "img",
+      dataset: { trickSeat: String(p.seat) }, role: "img",
       "aria-label": `${who}: ${nameOf(p.card, p.joker)}${i === 0 ? ", led" : ""}${p.seat === winner ? ", won the trick" : ""}`,
-    }, h("span", { class: "card mid" }, cardFace), h("span", { class: "trick-name", "aria-hidden": "true" }, who));
+    }, h("span", { class: "card mid", dataset: { card: p.card } }, cardFace),
+    h("span", { class: "trick-name", "aria-hidden": "true" }, who));
   }));
   let text;
   if (finished) text = `${table.seatName(winner)} ${winner === view.seat ? "win" : "wins"} trick ${number}`;

@@ -75,9 +75,33 @@ from .match import NAME, GinState, Phase
 from .options import Options
 from .showdown import Layoff, Settlement, best_melding, deadwood, defend, settle
 
+RULES = """
+    Two players, one pack, 10 cards each. Build melds, sets of 3 or 4 cards of one rank
+    and runs of 3 or more in one suit (the ace is low: A-2-3, never Q-K-A), and keep the
+    cards outside them, your deadwood, low. Deadwood counts aces 1, number cards their
+    value and court cards 10.
+
+    - The first upcard is offered to the non-dealer, then to the dealer; if both pass,
+      the non-dealer draws from the stock.
+    - Each turn: draw the top card of the stock or of the discard pile, then discard one
+      card. A card just taken from the discard pile may not go back in the same turn.
+    - Knock when your deadwood after the discard is within the knock limit (10 in the
+      standard game): both hands are shown, the defender lays off what he can on your
+      melds, and you score the difference between the deadwoods.
+    - If the defender's deadwood is as low as yours or lower, he undercuts you and scores
+      the difference plus the undercut bonus.
+    - Gin, no deadwood at all, scores the defender's whole deadwood plus the gin bonus,
+      and nothing may be laid off on it; big gin melds all 11 cards.
+    - When only two cards are left in the stock and nobody has knocked, the hand is void
+      and the same dealer deals again.
+
+    The match goes to the target (100 in the standard game). The winner adds the game
+    bonus, and each player a box bonus for every hand he won.
+"""
+
 DESCRIPTOR = register(Descriptor(GinState, title="Gin Rummy", players=(2,),
                         bot="cardtable.bots.gin_simple", order=1,
-                        terminal=True))
+                        terminal=True, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 
 

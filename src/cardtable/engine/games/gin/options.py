@@ -31,6 +31,19 @@ class Options(api.Options):
         "pagat": _PAGAT,
         "oklahoma": {"oklahoma": True, "target": 150},
     }
+    PRESET_TITLES: ClassVar[Mapping[str, str]] = {
+        "standard": "Standard",
+        "pagat": "Traditional (pagat.com)",
+        "oklahoma": "Oklahoma Gin",
+    }
+    PRESET_NOTES: ClassVar[Mapping[str, str]] = {
+        "standard": "The usual online game: knock with 10 or less deadwood; gin 25, big gin 31, "
+                    "undercut 25; game to 100.",
+        "pagat": "The classic book rules: gin 20, undercut 10, no big gin; the hand's winner "
+                 "deals next; a shutout doubles the game bonus.",
+        "oklahoma": "The first upcard sets the knock limit (an ace: gin only) and a spade upcard "
+                    "doubles the hand; game to 150.",
+    }
     DEFAULT_PRESET: ClassVar[str] = "standard"
     EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 

@@ -75,9 +75,34 @@ from .options import Options
 from .scoring import hand_points
 from .state import IndianState
 
+RULES = """
+    Two to six players, two packs with two printed jokers; everyone gets 13 cards. One
+    card is turned face up: every card of its rank is a wild joker for this deal, and the
+    printed jokers are always wild.
+
+    Sort your cards into sequences (3 or more in a row in one suit; A-2-3 and Q-K-A, not
+    K-A-2) and sets (3 or 4 cards of one rank in different suits). Jokers may fill in; a
+    pure sequence has no joker standing in for a card.
+
+    - Each turn: draw from the closed deck or take the top card of the open deck, then
+      discard one card.
+    - To win, declare (show): put your 14th card in the finish slot and show the other 13
+      all in groups, with at least two sequences, at least one of them pure. A wrong show
+      costs 80 points.
+    - Instead of playing a deal out you may drop: 20 points before your first draw, 40
+      later.
+    - At a valid show the others count the cards outside their groups (all 13 unless they
+      have two sequences, one of them pure), at most 80: aces and court cards 10, number
+      cards their value, jokers 0.
+
+    Points rummy is one deal, and the winner collects everyone's points; in pool rummy
+    deal follows deal, a total of 101 (or 201, or 61) puts a player out, and the last one
+    left wins.
+"""
+
 DESCRIPTOR = register(Descriptor(IndianState, title="Indian Rummy", players=(2, 3, 4, 5, 6),
                         bot="cardtable.bots.indian_bot", order=5,
-                        drop_after_misses=3))
+                        drop_after_misses=3, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 
 

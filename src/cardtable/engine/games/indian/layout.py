@@ -17,12 +17,13 @@ says what every card stands for.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ...api import JSON
-from ...cards import JOKER, format_cards
+from ...cards import JOKER, format_cards, str_card
 from ...melds import InvalidMeld, MeldRules, best_meld
 from .arrange import Rules, Solution, card_value, show, solve
 
@@ -49,6 +50,47 @@ def arrangement(cards: Sequence[int], wild: int | None, rules: Rules,
         "count": solution.points,
         "lives": solution.lives,
     }
+
+
+@dataclass(frozen=True, eq=False)
+class DealOutcome(Mapping[str, JSON]):
+    """A finished deal as everyone sees it: the scorecard ``row`` and, under ``"hands"``,
+    every hand dealt in with its arrangement (the declarer's: his show) and finish card.
+
+    The arrangements are made when first read, then kept: each is a search, and most
+    finished deals are never looked at (a bot's playouts end thousands of them).  It is
+    frozen, so every copy of the state shares it (``resample``, the rollback guard).
+    """
+
+    row: Mapping[str, JSON]
+    cards: tuple[tuple[int, ...] | None, ...]  # per seat; None: not dealt in
+    finish: tuple[int | None, ...]  # per seat: the card laid in the finish slot
+    wild: int | None
+    rules: Rules
+    declarer: int | None  # the winner: his hand is read as a show where it is one
+
+    @cached_property
+    def revealed(self) -> list[JSON]:
+        shown: list[JSON] = []
+        for seat, hand in enumerate(self.cards):
+            if hand is None:
+                shown.append(None)
+                continue
+            entry = arrangement(hand, self.wild, self.rules, declared=seat == self.declarer)
+            finish = self.finish[seat]
+            entry["finish"] = None if finish is None else str_card(finish)
+            shown.append(entry)
+        return shown
+
+    def __getitem__(self, key: str) -> JSON:
+        return self.revealed if key == "hands" else self.row[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.row
+        yield "hands"
+
+    def __len__(self) -> int:
+        return len(self.row) + 1
 
 
 def _deal_jokers(hand: tuple[int, ...], solution: Solution, wild: int | None,

@@ -13,7 +13,7 @@ in the tests.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 
 from ... import api
@@ -21,7 +21,7 @@ from ...api import JSON, Action, Event
 from ...cards import JOKER, str_card
 from ...state import GameState
 from . import arrange
-from .layout import arrangement
+from .layout import DealOutcome
 from .options import Options
 from .scoring import Standing, hand_points
 
@@ -65,7 +65,7 @@ class IndianRules(GameState):
         self.history: list[dict[str, JSON]] = []
         self.deal_number = 0
         self.final: dict[str, JSON] | None = None
-        self.last: dict[str, JSON] | None = None  # the last deal's outcome, hands revealed
+        self.last: Mapping[str, JSON] | None = None  # the last deal's outcome, hands revealed
         # the toss: the seat it picks plays first, so the dealer sits before it
         self.dealer = self.step(self._chance.below(self.players), -1)
         self._deal()
@@ -260,10 +260,12 @@ class IndianRules(GameState):
         for seat in self.dealt:
             if seat == winner:
                 points[seat] = 0
-            elif self.playing(seat):
+            elif not self.playing(seat):
+                continue  # dropped or a wrong show: its penalty
+            elif o.wrong_show_ends_deal and winner is None:
+                points[seat] = 0  # only the wrong show pays
+            else:
                 points[seat] = hand_points(self.hands[seat], self.wild, o, half)
-                if o.wrong_show_ends_deal and winner is None:
-                    points[seat] = 0  # only the wrong show pays
         row: dict[str, JSON] = {
             "deal": self.deal_number, "dealer": self.dealer, "winner": winner, "shown": shown,
             "half_rate": half, "status": [s.value for s in self.status], "points": points,
@@ -273,7 +275,11 @@ class IndianRules(GameState):
         self.history.append(row)
         self.revealed = True
         # the scorecard row names no card: the next deal may hide a card of the same name
-        self.last = {**row, "wild": str_card(self.cut), "hands": self._revealed_hands(winner)}
+        self.last = DealOutcome({**row, "wild": str_card(self.cut)},
+                                tuple(tuple(h) if s in self.dealt else None
+                                      for s, h in enumerate(self.hands)),
+                                tuple(self.finish.get(s) for s in range(self.players)),
+                                self.wild, o.rules, winner)
         events = [Event("deal_over", None, self.last)]
         winners = self.standing.winners(self.dealt)
         if winners is not None:
@@ -286,18 +292,6 @@ class IndianRules(GameState):
             self.phase = Phase.DEAL_OVER
         self.taken = None
         return events
-
-    def _revealed_hands(self, winner: int | None) -> list[JSON]:
-        """Every hand of the deal with its arrangement (the declarer's: his show)."""
-        shown: list[JSON] = []
-        for seat, hand in enumerate(self.hands):
-            if seat not in self.dealt:
-                shown.append(None)
-                continue
-            entry = arrangement(hand, self.wild, self.options.rules, declared=seat == winner)
-            entry["finish"] = str_card(self.finish[seat]) if seat in self.finish else None
-            shown.append(entry)
-        return shown
 
     def _legal_deal_over(self) -> list[Action]:
         return [_DEAL]

@@ -35,6 +35,25 @@ class Options(api.Options):
         "deals": {"format": "deals", "deals": 2, "drop": "none"},
         "pagat": _PAGAT,
     }
+    PRESET_TITLES: ClassVar[Mapping[str, str]] = {
+        "points": "Points rummy (one deal)",
+        "pool101": "Pool 101",
+        "pool201": "Pool 201",
+        "pool61": "Pool 61",
+        "deals": "Deals rummy (2 deals)",
+        "pagat": "Traditional (pagat.com)",
+    }
+    PRESET_NOTES: ClassVar[Mapping[str, str]] = {
+        "points": "One deal: the first valid show collects everyone else's points; dropping "
+                  "costs 20 before your first draw, 40 later.",
+        "pool101": "Deal after deal; a total of 101 puts you out and the last player left wins; "
+                   "drops 20/40.",
+        "pool201": "Like Pool 101, but you are out at 201 and drops cost 25/50.",
+        "pool61": "A short pool: out at 61; drops cost 15/30 and a wrong show 60.",
+        "deals": "Two deals, lowest total wins; no dropping.",
+        "pagat": "The traditional table game: play goes anticlockwise, drops cost 10/40, counts "
+                 "are rounded to 5 and a show on your first draw is paid at half.",
+    }
     DEFAULT_PRESET: ClassVar[str] = "points"
     EXPRESS: ClassVar[dict[str, Any]] = {"format": "points"}  # points rummy is one deal
 

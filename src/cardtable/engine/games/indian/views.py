@@ -54,7 +54,8 @@ def view(state: IndianRules, seat: int | None) -> dict[str, JSON]:
         "format": _format(state),
         "scores": state.standing.scores(),
         "history": list(state.history),
-        "last": state.last, "result": state.final, "options": o.to_dict(),
+        "last": None if state.last is None else dict(state.last),
+        "result": state.final, "options": o.to_dict(),
         "legal": state.legal_for(seat),
     }
 

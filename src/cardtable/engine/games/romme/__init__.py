@@ -78,8 +78,30 @@ from ...registry import Descriptor, register
 from .match import NAME, Phase, RommeState
 from .options import Options
 
+RULES = """
+    Two to six players, two packs and six jokers (110 cards). Everyone gets 13 cards; the
+    dealer gets 14 and begins by discarding, without drawing.
+
+    Melds are sets of 3 or 4 cards of one rank in different suits and runs of 3 or more
+    in one suit (A-2-3 and Q-K-A, not K-A-2). A joker stands for any card, but a meld
+    needs at least one real card.
+
+    - Each turn: draw the top card of the stock or of the discard pile, lay down what you
+      can, then discard one card.
+    - Coming out: your first melds go down together in one turn and must be worth at least
+      40 points (an ace 11, or 1 at the bottom of A-2-3; court cards 10; a joker what it
+      stands for). Until then you may not add cards to other melds.
+    - Once out you may add cards to any meld, and exchange a joker on the table for the
+      card it stands for; the freed joker must be played again in the same turn.
+    - The hand ends when a player has no cards left. The others pay for the cards in their
+      hands: aces 11, court cards 10, jokers 20, number cards their value; double if he
+      went out all in one turn (Hand-Rommé).
+
+    After one round of deals, everyone dealing once, the lowest total wins.
+"""
+
 DESCRIPTOR = register(Descriptor(RommeState, title="German Rommé", players=(2, 3, 4, 5, 6),
-                        bot="cardtable.bots.romme_bot", order=4))
+                        bot="cardtable.bots.romme_bot", order=4, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 new_match = DESCRIPTOR.new_match
 replay = DESCRIPTOR.replay

@@ -28,6 +28,16 @@ class Options(api.Options):
         "standard": {},
         "dskv_online": _DSKV_ONLINE,
     }
+    PRESET_TITLES: ClassVar[Mapping[str, str]] = {
+        "standard": "Standard",
+        "dskv_online": "German online rooms (DSkV)",
+    }
+    PRESET_NOTES: ClassVar[Mapping[str, str]] = {
+        "standard": "Two packs and 6 jokers; come out with melds worth 40; a joker left in hand "
+                    "costs 20; one round of deals, lowest total wins.",
+        "dskv_online": "As on German online rooms that follow the DSkV club rules: the standard "
+                       "game, but a joker left in hand costs 25.",
+    }
     DEFAULT_PRESET: ClassVar[str] = "standard"
     EXPRESS: ClassVar[dict[str, Any]] = {"end": "deals", "deals": 1}
 

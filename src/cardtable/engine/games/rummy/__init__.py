@@ -62,8 +62,29 @@ from ...registry import Descriptor, register
 from .match import NAME, Phase, RummyState, hand_value
 from .options import Options
 
+RULES = """
+    Two to six players, one pack, no jokers. Two players get 10 cards each, three or four
+    get 7, five or six get 6; the next card starts the discard pile.
+
+    Melds are sets of 3 or 4 cards of one rank and runs of 3 or more cards in one suit
+    (the ace is low: A-2-3).
+
+    - Each turn: draw the top card of the stock or of the discard pile; lay down melds and
+      add cards to any meld on the table (laying off), as you like; then discard one card.
+      A card just taken from the discard pile may not be discarded in the same turn.
+    - The hand ends as soon as a player has no cards left, by melding, laying off or
+      discarding.
+    - The cards left in the other hands count: aces 1, number cards their value, court
+      cards 10.
+    - When the stock runs out, the discard pile becomes the new stock.
+
+    In the standard game each loser adds his own cards to his total, and once a total
+    reaches 100 the lowest total wins; in the traditional game the player who went out
+    scores everyone else's cards, and the first to 100 wins.
+"""
+
 DESCRIPTOR = register(Descriptor(RummyState, title="Rummy", players=(2, 3, 4, 5, 6),
-                        bot="cardtable.bots.rummy_bot", order=2))
+                        bot="cardtable.bots.rummy_bot", order=2, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 new_match = DESCRIPTOR.new_match
 replay = DESCRIPTOR.replay

@@ -28,6 +28,16 @@ class Options(api.Options):
         "standard": {},
         "pagat": _PAGAT,
     }
+    PRESET_TITLES: ClassVar[Mapping[str, str]] = {
+        "standard": "Standard",
+        "pagat": "Traditional (pagat.com)",
+    }
+    PRESET_NOTES: ClassVar[Mapping[str, str]] = {
+        "standard": "The usual online game: lay any melds each turn; each loser adds the cards "
+                    "left in his hand, and at 100 the lowest total wins.",
+        "pagat": "The classic book rules: one new meld a turn; the player out scores the others' "
+                 "cards, doubled for going out all at once; first to 100 wins.",
+    }
     DEFAULT_PRESET: ClassVar[str] = "standard"
     EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 

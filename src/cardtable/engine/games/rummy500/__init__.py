@@ -73,8 +73,31 @@ from .match import NAME, Phase, Rummy500State
 from .options import Options
 from .scoring import hand_count, meld_points
 
+RULES = """
+    Two to eight players: one pack with two jokers for up to four players, two packs with
+    four jokers for more. Two players get 13 cards each, three or more get 7. The discard
+    pile is spread out so that every card in it can be seen.
+
+    Melds are sets of 3 or 4 cards of one rank and runs of 3 or more in one suit (the ace
+    is low, A-2-3, or high, Q-K-A, but not both). A joker stands for any card.
+
+    - Each turn: draw the top card of the stock, or take from the discard pile: the top
+      card, or any deeper card together with every card above it. When you take more than
+      the top card, the deepest one must be used at once, in a meld or on a meld on the
+      table.
+    - Then lay down melds and add cards to any meld on the table, yours or anyone's, as you
+      like, and discard one card.
+    - The hand ends when a player has no cards left, or when the stock is empty and the
+      next player will not take from the discard pile.
+    - Every card you laid on the table scores for you and every card left in your hand
+      counts against you: aces 15 (1 at the low end of a run), court cards 10, number
+      cards their value, jokers 15.
+
+    The first player to reach 500 wins.
+"""
+
 DESCRIPTOR = register(Descriptor(Rummy500State, title="Rummy 500", players=(2, 3, 4, 5, 6, 7, 8),
-                        bot="cardtable.bots.rummy500_bot", order=3))
+                        bot="cardtable.bots.rummy500_bot", order=3, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 new_match = DESCRIPTOR.new_match
 replay = DESCRIPTOR.replay

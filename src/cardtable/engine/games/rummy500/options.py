@@ -25,6 +25,16 @@ class Options(api.Options):
         "pagat": {},
         "bicycle": _BICYCLE,
     }
+    PRESET_TITLES: ClassVar[Mapping[str, str]] = {
+        "pagat": "Standard (pagat.com)",
+        "bicycle": "No jokers (Bicycle)",
+    }
+    PRESET_NOTES: ClassVar[Mapping[str, str]] = {
+        "pagat": "Two jokers; take as deep into the discard pile as you like if you use the "
+                 "deepest card; melded cards score, cards in hand cost; first to 500.",
+        "bicycle": "The rules printed by Bicycle cards: no jokers, and a top discard taken "
+                   "alone must be played at once.",
+    }
     DEFAULT_PRESET: ClassVar[str] = "pagat"
     EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 

@@ -74,9 +74,30 @@ from .phase import Phase
 from .scoring import SideScore, match_winner, score_player, score_side, side_score
 from .state import SpadesState
 
+RULES = """
+    Four players in two partnerships, partners sitting opposite; 13 cards each. Spades are
+    always trumps. Three players play cutthroat, each for himself with 17 cards; two
+    players build their hands from the stock, keeping or rejecting card after card.
+
+    - Bidding: everyone bids the number of tricks he expects to take; partners' bids add
+      up to the side's contract. A bid of 0 is Nil, a promise to take no trick at all;
+      Blind Nil is bid before looking at your cards.
+    - Play: the player to the dealer's left leads. Follow suit if you can, otherwise play
+      any card. The highest spade wins the trick, or else the highest card of the suit
+      led; the winner leads next.
+    - Spades may not be led until a spade has been played on another suit (spades are
+      broken), unless you hold nothing but spades.
+    - A side that makes its contract scores 10 a trick bid plus 1 for each trick over (a
+      bag); a side that fails loses 10 a trick bid. Every 10 bags cost 100 points.
+    - Nil scores 100 when the bidder takes no trick and loses 100 when he takes one; Blind
+      Nil doubles that.
+
+    The first side to 500 wins.
+"""
+
 DESCRIPTOR = register(Descriptor(SpadesState, title="Spades", players=(4, 3, 2),
                         bot="cardtable.bots.spades_bot", order=6,
-                        partnerships=4,
+                        partnerships=4, rules=RULES,
                         seat_notes=((4, "partners"), (3, "cutthroat"), (2, "two-handed")),
                         turn_goes_on_after=frozenset(), stock_draw=None, timeout="bot"))
 PLAYERS = DESCRIPTOR.players

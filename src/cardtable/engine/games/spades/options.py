@@ -28,6 +28,16 @@ class Options(api.Options):
         "standard": {},
         "classic": _CLASSIC,
     }
+    PRESET_TITLES: ClassVar[Mapping[str, str]] = {
+        "standard": "Standard (pagat.com)",
+        "classic": "Classic (2 of clubs leads)",
+    }
+    PRESET_NOTES: ClassVar[Mapping[str, str]] = {
+        "standard": "Nil wins or loses 100, blind nil 200 (only when 100 behind); the dealer's "
+                    "left leads any non-spade; 10 bags cost 100; game to 500.",
+        "classic": "Nil 50, blind nil 100; the 2 of clubs leads and everyone plays his lowest "
+                   "club; a failed nil's tricks count toward the partner's bid.",
+    }
     DEFAULT_PRESET: ClassVar[str] = "standard"
     EXPRESS: ClassVar[dict[str, Any]] = {"deals": 1}
 
