@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,11 +49,13 @@ class FaultyStore(Store):
         if self.appends == "lost":
             raise ConnectionResetError("the connection broke before the commit's answer")
 
-    async def append_events(self, batch: list[tuple[str, EventRecord]]) -> None:
-        await self._append(super().append_events(batch))
+    async def append_events(self, batch: list[tuple[str, EventRecord]],
+                            fences: Mapping[str, int] | None = None) -> None:
+        await self._append(super().append_events(batch, fences))
 
-    async def append_event(self, table_id: str, event: EventRecord) -> None:
-        await self._append(super().append_event(table_id, event))
+    async def append_event(self, table_id: str, event: EventRecord,
+                           fence: int | None = None) -> None:
+        await self._append(super().append_event(table_id, event, fence))
 
     async def load_events(self, table_id: str, after: int = 0) -> list[EventRecord]:
         if self.reads_fail:

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Position
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_harness import (
     DESKTOP,
@@ -123,25 +124,41 @@ class RummyPlayer:
         self.press(f'.rm-hand .hand-card[data-key="{key}"]', position=STRIP)
 
     def free_felt(self) -> Position:
-        """A point of the table's felt clear of every meld (to tap: lay the selection there)."""
-        box = self.page.locator("#table").bounding_box()
-        melds = [m for m in (self.page.locator(".table-meld").nth(i).bounding_box()
-                             for i in range(self.page.locator(".table-meld").count())) if m]
-        assert box
-        for x, y in ((box["width"] - 8, box["height"] - 8), (box["width"] / 2, box["height"] - 8),
-                     (8, box["height"] - 8), (box["width"] - 8, 8)):
-            px, py = box["x"] + x, box["y"] + y
-            if not any(m["x"] <= px <= m["x"] + m["width"] and m["y"] <= py <= m["y"] + m["height"]
-                       for m in melds):
-                return {"x": x, "y": y}
-        raise AssertionError("the table has no free felt to tap")
+        """A point of the table's felt that a tap reaches (clear of every meld, and of
+        anything drawn over the table), relative to the table: to lay the selection."""
+        spot = self.page.evaluate(
+            """() => { const t = document.querySelector('#table').getBoundingClientRect();
+                 const xs = [t.width - 8, t.width / 2, 8], ys = [t.height - 8, t.height / 2, 8];
+                 for (const y of ys) for (const x of xs) {
+                   const el = document.elementFromPoint(t.x + x, t.y + y);
+                   if (el && el.closest('#table') && !el.closest('.table-meld')) return {x, y};
+                 }
+                 return null; }""")
+        assert spot, "the table has no free felt to tap"
+        return {"x": float(spot["x"]), "y": float(spot["y"])}
 
     def lay_selection(self) -> None:
         """Lay the selected cards: the Meld button, or a tap on the felt."""
         if self.touch:
-            self.click_and_wait("#table", self.free_felt())
+            spot = self.free_felt()
+            try:
+                self.click_and_wait("#table", spot)
+            except PlaywrightTimeout as e:
+                raise AssertionError(f"tapping the felt at {spot} laid nothing: {self.explain(spot)}") from e
         else:
             self.click_and_wait("#meld")
+
+    def explain(self, spot: Position) -> str:
+        """What is under a point of the table, what is selected, what the page says."""
+        return str(self.page.evaluate(
+            """([x, y]) => { const t = document.querySelector('#table').getBoundingClientRect();
+                 const el = document.elementFromPoint(t.x + x, t.y + y);
+                 return {under: el && (el.id || el.className),
+                         selected: [...document.querySelectorAll('.rm-hand .selected')]
+                           .map(e => e.dataset.card),
+                         message: document.querySelector('#message')?.textContent,
+                         toasts: [...document.querySelectorAll('.toast')].map(e => e.textContent)}; }""",
+            [spot["x"], spot["y"]]))
 
     def clear(self) -> None:
         if self.card_keys(".selected") or self.page.query_selector("#staged-groups"):
@@ -233,10 +250,13 @@ class RummyPlayer:
                 self.select(fits[0])
                 swap = self.page.locator(".table-meld.swap-target .table-joker")
                 if swap.count():  # a joker exchange: drop the natural card on the joker
-                    before = self.version()
-                    drag(self.page, f'.rm-hand .hand-card[data-key="{fits[0]}"]',
-                         ".table-meld.swap-target .table-joker >> nth=0")
-                    self.wait_newer(before)
+                    joker = ".table-meld.swap-target .table-joker >> nth=0"
+                    if self.touch:  # a finger taps the joker (the melds may scroll)
+                        self.click_and_wait(joker)
+                    else:
+                        before = self.version()
+                        drag(self.page, f'.rm-hand .hand-card[data-key="{fits[0]}"]', joker)
+                        self.wait_newer(before)
                     self.swaps += 1
                     moves.append("swap joker")
                     continue
@@ -448,6 +468,7 @@ def drag(page: Page, source: str, target: str) -> None:
     """Press on the source's visible strip, move in steps, release over the target (once the
     cards have landed: a card in flight is not where it will be)."""
     settle(page)
+    page.locator(target).scroll_into_view_if_needed()  # the melds on the table may scroll
     a = page.locator(source).bounding_box()
     b = page.locator(target).bounding_box()
     assert a and b

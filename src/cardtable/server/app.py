@@ -4,22 +4,26 @@ themselves are in :mod:`cardtable.server.routes` (docs/protocol.md)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import FastAPI, Request, Response
+from redis.exceptions import RedisError
 
+from ..cluster.node import ClusterNode
 from ..store import Store
 from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
 from .registry import Registry
-from .routes import games, pages
+from .routes import games, health, pages
 from .routes.errors import install_error_handlers
 from .routes.lobby import install_routes as install_lobby_routes
 from .routes.shared import LookupLimit, lobby_of
 from .routes.table_socket import table_socket_router
 from .routes.tables import seat_at, tables_router
 from .security import SECURITY_HEADERS
+from .table import Table
 
 
 class _ClientFaults(logging.Filter):
@@ -37,6 +41,15 @@ class _ClientFaults(logging.Filter):
 _CLIENT_FAULTS = _ClientFaults()
 
 
+async def drain(app: FastAPI) -> None:
+    """A clean stop begins: a cluster's process hands its tables to the others first
+    (once; ``/api/health`` answers 503 from now on, so the proxy sends no one new)."""
+    app.state.draining = True
+    cluster = app.state.cluster
+    if cluster is not None and not cluster.draining:
+        await cluster.drain()
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The app for ``config`` (default: the environment's); the games of
     ``config.game_modules`` are registered first (``ValueError`` if one cannot be
@@ -50,13 +63,33 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store = await Store.open(config.store_url())
         lobby = Lobby(store)
         await lobby.load()
-        app.state.lobby = lobby
-        app.state.registry = Registry(store, config, notify=lambda table: lobby.table_changed(
-            table.table_info().model_dump(mode="json"), table.record.private))
+        cluster = None if config.redis_url is None else ClusterNode(
+            config.redis_url, config.redis_prefix, config.lease_ttl, config.node_id)
+
+        def notify(table: Table) -> None:
+            info = table.table_info().model_dump(mode="json")
+            lobby.table_changed(info, table.record.private)
+            if cluster is not None:  # every process's lobby lists every table
+                cluster.lobby_changed(info, table.record.private)
+
+        registry = Registry(store, config, notify=notify, cluster=cluster)
+        app.state.lobby, app.state.registry, app.state.cluster = lobby, registry, cluster
+        app.state.drain = functools.partial(drain, app)
+        if cluster is not None:
+            try:
+                await cluster.start(registry, lambda message: lobby.table_changed(
+                    message["info"], message["private"]))
+            except (RedisError, OSError) as error:
+                await registry.close()
+                await store.close()
+                raise RuntimeError(f"REDIS_URL: cannot reach Redis: {error}") from None
         try:
             yield
         finally:
-            await app.state.registry.close()
+            await app.state.drain()
+            await registry.close()
+            if cluster is not None:
+                await cluster.stop()
             await lobby.close()
             await store.close()
 
@@ -73,6 +106,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(pages.router)
     pages.mount_static(app)
     app.include_router(games.router)
+    app.include_router(health.router)
     app.include_router(tables_router(limit_lookups))
     app.include_router(table_socket_router(config))
     install_lobby_routes(  # first in line: "/ws/{table_id}" must not catch "/ws/lobby"

@@ -26,6 +26,7 @@ class CloseCode(IntEnum):
 
     NORMAL = 1000  # done: the seat left the table
     GOING_AWAY = 1001  # the server is stopping
+    SERVICE_RESTART = 1012  # the table moved to another process: reconnect now
     POLICY = 1008  # too many frames or connections from one address
     TOO_BIG = 1009  # a frame above the size limit
     TRY_LATER = 1013  # the database is unavailable; reconnect later

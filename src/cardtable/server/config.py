@@ -85,6 +85,11 @@ class ServerConfig:
                                a game; comma-separated
     CARDTABLE_GC               the garbage collector (server/gc_tuning.py)     tuned
     CARDTABLE_GC_STATS         a file for the collector's pause figures        none
+    REDIS_URL                  Redis (redis://host:6379/0): many processes,    none
+                               one card room (needs DATABASE_URL: PostgreSQL)
+    CARDTABLE_REDIS_PREFIX     the namespace of every Redis key and channel    cardtable
+    CARDTABLE_LEASE_TTL        seconds a table's owner lease lasts unrenewed   3
+    CARDTABLE_NODE_ID          this process's name in the cluster              random
     =========================  ==============================================  =========
     """
 
@@ -107,6 +112,10 @@ class ServerConfig:
     gc_freeze: bool = True  # see server/gc_tuning.py
     gc_thresholds: tuple[int, int, int] | None = gc_tuning.THRESHOLDS
     gc_stats: Path | None = None
+    redis_url: str | None = None  # see cardtable/cluster
+    redis_prefix: str = "cardtable"
+    lease_ttl: float = 3.0
+    node_id: str | None = None
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None, *, game_modules: Iterable[str] = (),
@@ -119,6 +128,12 @@ class ServerConfig:
         database = env.get("DATABASE_URL", "").strip()
         gc_freeze, gc_thresholds = gc_tuning.parse_mode(env.get("CARDTABLE_GC"))
         stats = env.get("CARDTABLE_GC_STATS")
+        redis = env.get("REDIS_URL", "").strip()
+        if redis and not database.startswith("postgres"):
+            raise ValueError("REDIS_URL needs DATABASE_URL on PostgreSQL: the processes of "
+                             "one card room share its event log")
+        if _number(env, "CARDTABLE_LEASE_TTL", 3.0) <= 0:
+            raise ValueError("CARDTABLE_LEASE_TTL must be a number of seconds above 0")
         return cls(
             data_dir=data_dir or default_data_dir(env),
             database_url=database or None,
@@ -138,6 +153,10 @@ class ServerConfig:
             gc_freeze=gc_freeze,
             gc_thresholds=gc_thresholds,
             gc_stats=Path(stats) if stats else None,
+            redis_url=redis or None,
+            redis_prefix=env.get("CARDTABLE_REDIS_PREFIX", "").strip() or "cardtable",
+            lease_ttl=_number(env, "CARDTABLE_LEASE_TTL", 3.0),
+            node_id=env.get("CARDTABLE_NODE_ID", "").strip() or None,
         )
 
     def store_url(self) -> str:

@@ -5,8 +5,9 @@ same for one row as for a hundred. So tables hand their events to one writer tas
 wait; it commits everything pending in one transaction. Under load, throughput grows with
 the batch instead of being capped at one table's commit rate.
 
-A batch that breaks a constraint is retried event by event, so that only the table whose
-event is wrong hears of it. A batch the database could not take at all (it is locked,
+A batch that breaks a constraint, or holds an event of a table this process no longer owns
+(its fencing token is stale: scale-out), is retried event by event, so that only the table
+whose event is wrong hears of it. A batch the database could not take at all (it is locked,
 down, or the connection died) fails as a whole, at once: trying each event again would
 only multiply the wait by the batch's size. The writer itself never dies of a failure:
 every waiting table gets its event's outcome, and the next batch is tried afresh.
@@ -20,16 +21,18 @@ import logging
 
 from sqlalchemy.exc import IntegrityError
 
-from ..store import EventRecord, Store
+from ..store import EventRecord, Fenced, Store
 
 log = logging.getLogger("cardtable.log_writer")
 MAX_BATCH = 500
+# A table's event, the fencing token it is written under (None: no cluster), its outcome.
+Pending = tuple[str, EventRecord, int | None, "asyncio.Future[None]"]
 
 
 class LogWriter:
     def __init__(self, store: Store):
         self.store = store
-        self._pending: list[tuple[str, EventRecord, asyncio.Future[None]]] = []
+        self._pending: list[Pending] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
@@ -43,14 +46,15 @@ class LogWriter:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for _, _, done in self._pending:
+        for *_, done in self._pending:
             if not done.done():
                 done.set_exception(RuntimeError("the server is stopping"))
 
-    async def append(self, table_id: str, event: EventRecord) -> None:
-        """Return once the event is committed; raise what the store raised for it."""
+    async def append(self, table_id: str, event: EventRecord, fence: int | None = None) -> None:
+        """Return once the event is committed; raise what the store raised for it (Fenced
+        when ``fence`` is no longer the table's token)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((table_id, event, done))
+        self._pending.append((table_id, event, fence, done))
         self._wake.set()
         await done
 
@@ -66,19 +70,22 @@ class LogWriter:
                     log.exception("the log writer failed on a batch of %d", len(batch))
                     _settle(batch, error)
 
-    async def _commit(self, batch: list[tuple[str, EventRecord, asyncio.Future[None]]]) -> None:
+    async def _commit(self, batch: list[Pending]) -> None:
+        fences = {table_id: fence for table_id, _, fence, _ in batch if fence is not None}
         try:
-            await self.store.append_events([(table_id, event) for table_id, event, _ in batch])
-        except IntegrityError:
+            await self.store.append_events([(table_id, event) for table_id, event, *_ in batch],
+                                           fences)
+        except (IntegrityError, Fenced):
             # Some event of the batch is wrong: one by one, so each table learns about its
             # own event only.
-            for table_id, event, done in batch:
+            for pending in batch:
+                table_id, event, fence, _ = pending
                 try:
-                    await self.store.append_event(table_id, event)
+                    await self.store.append_event(table_id, event, fence)
                 except Exception as error:
-                    _settle([(table_id, event, done)], error)
+                    _settle([pending], error)
                 else:
-                    _settle([(table_id, event, done)])
+                    _settle([pending])
             return
         except Exception as error:
             log.warning("could not commit %d events: %r", len(batch), error)
@@ -89,11 +96,10 @@ class LogWriter:
         _settle(batch)
 
 
-def _settle(batch: list[tuple[str, EventRecord, asyncio.Future[None]]],
-            error: BaseException | None = None) -> None:
+def _settle(batch: list[Pending], error: BaseException | None = None) -> None:
     """Tell each waiting table its event's outcome (a table stopped meanwhile no longer
     waits: its future is cancelled)."""
-    for _, _, done in batch:
+    for *_, done in batch:
         if done.done():
             continue
         if error is None:

@@ -277,6 +277,14 @@ def parse_client_frame(text: str | bytes) -> AnyClientFrame:
         raise ProtocolError("bad_frame", f"{where}: {first['msg']}", ref) from None
 
 
+def client_frame_of(data: dict[str, Any]) -> AnyClientFrame:
+    """A frame parsed on one process, forwarded as JSON to the table's owner (scale-out)."""
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as error:
+        raise ProtocolError("bad_frame", str(error.errors()[0]["msg"])) from None
+
+
 # -- server -> client ----------------------------------------------------------------------
 
 

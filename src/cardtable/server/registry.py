@@ -2,6 +2,10 @@
 
 Tables leave memory again when nobody uses them (``table_eviction``): a sweeper offers
 each idle table an eviction, and the next lookup, join or hello loads it back.
+
+With a cluster (``REDIS_URL``, see ``cardtable.cluster``) a table is loaded only by the
+process that takes its lease, with the lease's fencing token; a table another process owns
+is handed out as a :class:`~cardtable.cluster.remote.RemoteTable` that forwards to it.
 """
 
 from __future__ import annotations
@@ -11,9 +15,11 @@ import contextlib
 import functools
 import logging
 import secrets
-from collections.abc import Callable
-from typing import Any
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..cluster.remote import Moved, RemoteTable
 from ..engine import get_game
 from ..store import CodeTaken, SeatRecord, Store, TableRecord
 from .config import ServerConfig
@@ -24,7 +30,13 @@ from .table_eviction import Resident
 from .table_presence import COMPUTER_NAME
 from .table_settings import TableSettings
 
+if TYPE_CHECKING:
+    from ..cluster.node import ClusterNode
+
 log = logging.getLogger("cardtable.registry")
+T = TypeVar("T")
+TableHandle = Table | RemoteTable  # what a socket or a request uses: here, or forwarded
+RETRY_PAUSE = 0.2  # seconds between looks for a table's owner while it moves
 SWEEP_MIN, SWEEP_MAX = 0.05, 30.0  # seconds between looks for idle tables
 
 
@@ -36,14 +48,17 @@ def sweep_interval(config: ServerConfig) -> float | None:
 
 class Registry:
     def __init__(self, store: Store, config: ServerConfig,
-                 notify: Callable[[Table], None] | None = None):
+                 notify: Callable[[Table], None] | None = None,
+                 cluster: ClusterNode | None = None):
         self.store, self.config, self.notify = store, config, notify
+        self.cluster = cluster
+        self.sockets = 0  # table sockets open on this process (routes/table_socket.py)
         self.boot = secrets.token_hex(8)  # this process, on what its tables write at eviction
         self._tables: dict[str, Table] = {}
         self.log_writer = LogWriter(store)
         self.log_writer.start()
         # Loads under way (one per table however many ask at once), forgotten when done.
-        self._loading: dict[str, asyncio.Task[Table | None]] = {}
+        self._loading: dict[str, asyncio.Task[TableHandle | None]] = {}
         interval = sweep_interval(config)
         self._sweeper = None if interval is None else asyncio.create_task(
             self._sweep(interval), name="table sweeper")
@@ -92,14 +107,27 @@ class Registry:
             raise RuntimeError("could not find a free room code")
         table = Table(record, state, 0, self.store, self.config, self.log_writer,
                       options=parsed, notify=self.notify, home=self)
+        if self.cluster is not None:  # a new id: its lease is free
+            fence, _ = await self.cluster.leases.acquire(record.table_id)
+            assert fence is not None, "a new table's lease was taken"
+            await self.store.claim(record.table_id, fence)
+            table.fence = fence
         self._tables[record.table_id] = table
         table.start()
         if self.notify is not None:
             self.notify(table)
         return table, 0, token
 
-    async def get(self, table_id: str) -> Table | None:
-        """The table in memory, loaded from the log if need be; None if there is none."""
+    def resident_count(self) -> int:
+        return len(self._tables)
+
+    def resident(self, table_id: str) -> Table | None:
+        """The table if it is in memory here now."""
+        return self._tables.get(table_id)
+
+    async def get(self, table_id: str) -> TableHandle | None:
+        """The table in memory, loaded from the log if need be (in a cluster: owned here,
+        or forwarded to its owner); None if there is none."""
         table = self._tables.get(table_id)
         if table is not None:
             return table
@@ -111,20 +139,60 @@ class Registry:
         # Shielded: a caller that gives up (its socket closed) leaves the load to the others.
         return await asyncio.shield(loading)
 
-    def _loaded(self, table_id: str, task: asyncio.Task[Table | None]) -> None:
+    async def on_owner(self, table_id: str,
+                       use: Callable[[TableHandle], Awaitable[T]]) -> T | None:
+        """``use(table)`` wherever the table lives; None if there is no such table. While
+        a table moves (its owner died or hands it over) its new owner is looked for until
+        the old lease must have ended, then Moved propagates."""
+        deadline = time.monotonic() + (0 if self.cluster is None
+                                       else 2 * self.config.lease_ttl + 1)
+        while True:
+            table = await self.get(table_id)
+            if table is None:
+                return None
+            try:
+                return await use(table)
+            except Moved:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(RETRY_PAUSE)
+
+    def _loaded(self, table_id: str, task: asyncio.Task[TableHandle | None]) -> None:
         if self._loading.get(table_id) is task:
             del self._loading[table_id]
         if not task.cancelled():
             task.exception()  # seen here: nobody may be left waiting for it
 
     async def revive(self, table_id: str) -> Table | None:
-        """A table evicted while someone was about to use it: in memory again."""
-        return await self.get(table_id)
+        """A table evicted while someone was about to use it: in memory again (Moved when
+        another process took it meanwhile: the command's sender looks for it there)."""
+        table = await self.get(table_id)
+        if isinstance(table, RemoteTable):
+            raise Moved(f"table {table_id} is owned by node {table.owner} now")
+        return table
 
     def evicted(self, table: Resident) -> None:
         if self._tables.get(table.table_id) is table:
             del self._tables[table.table_id]
             log.info("table %s left memory", table.table_id)
+            if self.cluster is not None:  # another process may take it from now
+                self.cluster.spawn(self.cluster.leases.release(table.table_id),
+                                   f"release {table.table_id}")
+
+    def lost(self, table_id: str) -> None:
+        """Another process owns the table now (its lease was lost): stop it here, writing
+        nothing; its sockets reconnect to the new owner."""
+        table = self._tables.pop(table_id, None)
+        if table is not None:
+            table.lose("the table moved to another server")
+
+    async def hand_over(self, table_id: str) -> None:
+        """Stop the table between two commands (a clean shutdown): its sockets reconnect
+        and the process that gets them takes it over."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            await table.hand_over()
+            self._tables.pop(table_id, None)
 
     def __contains__(self, table_id: str) -> bool:
         """Whether the table is in memory now."""
@@ -140,23 +208,49 @@ class Registry:
         for table in list(self._tables.values()):
             table.offer_eviction()
 
-    async def by_code(self, code: str) -> Table | None:
+    async def by_code(self, code: str) -> TableHandle | None:
         record = await self.store.get_table_by_code(code.strip().upper())
         return None if record is None else await self.get(record.table_id)
 
-    async def _load(self, table_id: str) -> Table | None:
+    async def _load(self, table_id: str) -> TableHandle | None:
         record = await self.store.get_table(table_id)
         if record is None:
             return None
+        fence: int | None = None
+        if self.cluster is not None:
+            taken = await self._take_lease(table_id)
+            if isinstance(taken, str):
+                return RemoteTable(self.cluster, table_id, record.code, taken)
+            fence = taken
+            record = await self.store.get_table(table_id) or record  # as the last owner left it
         events = await self.store.load_events(table_id)
         chat = await self.store.load_chat(table_id)
         table = Table.from_log(record, rebuild(record, events),
                                events[-1].version if events else 0, self.store,
                                self.config, self.log_writer, notify=self.notify, home=self)
+        table.fence = fence
         table.restore_chat(chat)
         self._tables[table_id] = table
         table.start(loaded=True)
         return table
+
+    async def _take_lease(self, table_id: str) -> int | str:
+        """Our fencing token, written to the table's row (from then on an older owner
+        cannot append); or the node that holds the lease."""
+        assert self.cluster is not None
+        leases = self.cluster.leases
+        if self.cluster.draining:  # this process is stopping: it takes no table
+            return await leases.owner(table_id) or ""
+        for _ in range(2):
+            fence, holder = await leases.acquire(table_id)
+            if fence is None:
+                return holder or ""
+            if await self.store.claim(table_id, fence):
+                return fence
+            # The row has a token as new as ours: Redis lost its counters (a restart
+            # without persistence). Move the counter past the row's and try again.
+            await leases.raise_counter(table_id, await self.store.fence_of(table_id) or 0)
+        raise RuntimeError(f"could not take the lease of table {table_id}")
 
     async def close(self) -> None:
         if self._sweeper is not None:

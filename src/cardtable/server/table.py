@@ -31,7 +31,7 @@ from ..engine import Action, GameState, IllegalAction, get_game
 from ..engine.api import Event, Options
 from ..store import ChatRecord, EventRecord, Store, TableRecord
 from . import protocol as p
-from .codes import LogKind
+from .codes import CloseCode, LogKind
 from .config import ServerConfig
 from .connection import Connection
 from .log_writer import LogWriter
@@ -43,6 +43,7 @@ from .table_commands import (
     Evict,
     FromClient,
     GraceOver,
+    HandOver,
     Heal,
     Info,
     Join,
@@ -107,6 +108,7 @@ class Table:
         self.presence = Presence(len(record.seats), record.mutes)
         self.talk = Talk()
         self.eviction = Eviction(self.table_id, config, home)
+        self.fence: int | None = None  # the lease's fencing token (cardtable.cluster)
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -122,6 +124,10 @@ class Table:
     @property
     def table_id(self) -> str:
         return self.record.table_id
+
+    @property
+    def code(self) -> str:
+        return self.record.code
 
     @property
     def evicted(self) -> bool:
@@ -222,6 +228,8 @@ class Table:
             case Evict():
                 if await self.eviction.may_leave(self):
                     self._leave_memory()
+            case HandOver():
+                self.lose("this server is restarting")
             case _:
                 raise TypeError(f"a table cannot handle {command!r}")
         return None
@@ -261,6 +269,23 @@ class Table:
     async def info(self) -> p.TableInfo:
         info: p.TableInfo = await self._ask(Info)
         return info
+
+    async def hand_over(self) -> None:
+        """Leave memory between two commands, every socket told to reconnect."""
+        if self._task is None or self._task.done():
+            return self.lose("this server is restarting")
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.enqueue(HandOver(done))
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(done), 5.0)
+
+    def lose(self, reason: str) -> None:
+        """This process owns the table no more (scale-out): stop, write nothing more, and
+        close every socket with 1012 so that it reconnects to whoever owns it next."""
+        for conn in list(self.connections):
+            conn.close(CloseCode.SERVICE_RESTART, reason)
+        self.connections.clear()
+        self._leave_memory()
 
     def offer_eviction(self) -> None:
         """The registry's sweeper: ask the actor to evict the table if it looks idle."""

@@ -102,8 +102,14 @@ class Evict:
     """The registry's sweeper offers the table an eviction."""
 
 
+@dataclass(frozen=True, eq=False)
+class HandOver(Question):
+    """This process stops (scale-out): leave memory between two commands, sockets told
+    to reconnect, so that another process takes the table over."""
+
+
 Command = (FromClient | Join | Attach | Detach | Info | ComputerMove | TurnTimeout
-           | GraceOver | SpectatorCount | Heal | Evict)
+           | GraceOver | SpectatorCount | Heal | Evict | HandOver)
 
 # Frames served from memory: chat and mutes are saved apart from the log, a resume
 # changes nothing the log says.

@@ -48,6 +48,8 @@ class SaveFailed(Exception):
 class JournalHost(Protocol):
     """What the journal sees of its table."""
 
+    fence: int | None  # the fencing token this process writes the table with
+
     @property
     def table_id(self) -> str: ...
     @property
@@ -104,7 +106,7 @@ class Journal:
         change back when the log cannot be read) and the sender gets ``retry``.
         """
         try:
-            await table.log_writer.append(table.table_id, event)
+            await table.log_writer.append(table.table_id, event, table.fence)
         except Exception as error:
             log.warning("table %s: could not log version %s: %r", table.table_id,
                         event.version, error)
@@ -164,7 +166,7 @@ class Journal:
         status = table.status()
         table.record.status = status  # memory is the truth of derived fields
         try:
-            await table.store.update_table(table.table_id, status=status,
+            await table.store.update_table(table.table_id, fence=table.fence, status=status,
                                            options=table.record.options)
         except Exception as error:
             log.warning("table %s: could not save its status %s (%r); retrying later",

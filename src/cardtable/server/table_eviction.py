@@ -66,6 +66,8 @@ class Home(Protocol):
 class EvictionHost(Protocol):
     """What the eviction sees of its table."""
 
+    fence: int | None  # the fencing token this process writes the table with
+
     @property
     def table_id(self) -> str: ...
     @property
@@ -158,7 +160,8 @@ class Eviction:
         if not self._evictable(table):
             return False
         try:
-            await table.store.update_table(table.table_id, runtime=self._runtime(table))
+            await table.store.update_table(table.table_id, fence=table.fence,
+                                           runtime=self._runtime(table))
         except Exception as error:  # it stays, and is offered again at the next sweep
             log.warning("table %s stays in memory: %r", table.table_id, error)
             return False

@@ -75,6 +75,8 @@ def seat_infos(record: TableRecord, settings: TableSettings, held: Sequence[Seat
 class PresenceHost(Protocol):
     """What the presence sees of its table."""
 
+    fence: int | None  # the fencing token this process writes the table with
+
     @property
     def table_id(self) -> str: ...
     @property
@@ -230,7 +232,8 @@ class Presence:
         if table.state.is_over() or table.ended:
             status = "over"
         try:
-            await table.store.update_table(table.table_id, seats=seats, status=status)
+            await table.store.update_table(table.table_id, fence=table.fence, seats=seats,
+                                           status=status)
         except Exception as error:
             raise SaveFailed(f"the seats could not be saved: {error!r}") from error
         table.record.seats = seats  # only once it is saved

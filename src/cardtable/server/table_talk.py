@@ -37,6 +37,8 @@ from .table_settings import TableSettings
 class TalkHost(Protocol):
     """What the talk sees of its table."""
 
+    fence: int | None  # the fencing token this process writes the table with
+
     @property
     def table_id(self) -> str: ...
     @property
@@ -109,7 +111,8 @@ class Talk:
         try:
             await table.store.append_chat(table.table_id, ChatRecord(
                 seq=message.id, channel=channel, sender=sender, seat=conn.seat, name=name,
-                text=message.text, created_at=datetime.fromtimestamp(now, UTC)), keep=HISTORY)
+                text=message.text, created_at=datetime.fromtimestamp(now, UTC)), keep=HISTORY,
+                fence=table.fence)
         except Exception as error:  # nobody read it: it was not said (the sender may retry)
             raise SaveFailed(f"the chat line could not be saved: {error!r}") from error
         self.chat.keep(message)
@@ -140,7 +143,7 @@ class Talk:
             if muted:
                 mutes[str(conn.seat)] = sorted(muted)
             try:
-                await table.store.update_table(table.table_id, mutes=mutes)
+                await table.store.update_table(table.table_id, fence=table.fence, mutes=mutes)
             except Exception as error:
                 raise SaveFailed(f"the mute could not be saved: {error!r}") from error
             table.record.mutes = mutes
@@ -227,7 +230,8 @@ class Talk:
         if redealt and options is not None:  # the current match is played by them
             table.record.options = options.to_dict()  # logged: the row's copy follows it
         try:
-            await table.store.update_table(table.table_id, settings=settings.to_json(),
+            await table.store.update_table(table.table_id, fence=table.fence,
+                                           settings=settings.to_json(),
                                            private=settings.private,
                                            options=table.record.options if redealt else None)
         except Exception as error:

@@ -7,12 +7,13 @@ server's durability rests on: once it returns, the event is on disk (SQLite: WAL
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Row, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.store.engine import create_engine, normalize_url, writer
 from cardtable.store.migrate import upgrade
@@ -22,6 +23,7 @@ from cardtable.store.records import (
     CodeTaken,
     DuplicateCommand,
     EventRecord,
+    Fenced,
     SeatRecord,
     TableExists,
     TableRecord,
@@ -108,9 +110,11 @@ class Store:
                            settings: dict[str, Any] | None = None,
                            private: bool | None = None,
                            mutes: dict[str, list[int]] | None = None,
-                           runtime: dict[str, Any] | None = None) -> None:
+                           runtime: dict[str, Any] | None = None,
+                           fence: int | None = None) -> None:
         """Replace any of the seats, status, options, settings, privacy, mutes and runtime of
-        a table, in one transaction (None leaves a field as it is). Raises UnknownTable."""
+        a table, in one transaction (None leaves a field as it is). Raises UnknownTable;
+        Fenced when ``fence`` is given and the table has another owner's."""
         values: dict[str, Any] = {"updated_at": utcnow()}
         if seats is not None:
             values["seats"] = [seat.to_json() for seat in seats]
@@ -126,11 +130,43 @@ class Store:
             values["mutes"] = mutes
         if runtime is not None:
             values["runtime"] = runtime
+        query = update(card_tables).where(card_tables.c.table_id == table_id)
+        if fence is not None:
+            query = query.where(card_tables.c.fence == fence)
+        async with self._writer.begin() as conn:
+            result = await conn.execute(query.values(values))
+            if result.rowcount == 0:
+                owner = await conn.scalar(select(card_tables.c.fence)
+                                          .where(card_tables.c.table_id == table_id))
+                if owner is None:
+                    raise UnknownTable(f"no table {table_id}")
+                raise Fenced(f"table {table_id} has owner {owner}, not {fence}",
+                             frozenset({table_id}))
+
+    async def claim(self, table_id: str, fence: int) -> bool:
+        """Make ``fence`` the table's fencing token if it is newer than the one it has:
+        from the commit on, appends with an older token fail (Fenced). Waits for an append
+        under way (it holds the row's lock), so the log read after a claim is complete.
+        False when the table already has this token or a newer one; raises UnknownTable."""
         async with self._writer.begin() as conn:
             result = await conn.execute(
-                update(card_tables).where(card_tables.c.table_id == table_id).values(values))
-            if result.rowcount == 0:
+                update(card_tables)
+                .where(card_tables.c.table_id == table_id, card_tables.c.fence < fence)
+                .values(fence=fence))
+            if result.rowcount:
+                return True
+            found = await conn.scalar(select(card_tables.c.table_id)
+                                      .where(card_tables.c.table_id == table_id))
+            if found is None:
                 raise UnknownTable(f"no table {table_id}")
+            return False
+
+    async def fence_of(self, table_id: str) -> int | None:
+        """The fencing token the table's log takes appends with (None: no such table)."""
+        async with self.engine.connect() as conn:
+            fence = await conn.scalar(select(card_tables.c.fence)
+                                      .where(card_tables.c.table_id == table_id))
+        return None if fence is None else int(fence)
 
     async def table_ids(self, status: str | None = None) -> list[str]:
         """The ids of all tables (or those with this status), oldest first."""
@@ -167,14 +203,16 @@ class Store:
                             cmd_id=row.cmd_id, payload=row.payload, chance=row.chance,
                             created_at=row.created_at) for row in rows]
 
-    async def append_event(self, table_id: str, event: EventRecord) -> None:
+    async def append_event(self, table_id: str, event: EventRecord,
+                           fence: int | None = None) -> None:
         """Append ``event`` to the log in one transaction, committed (durable) on return.
 
         Raises UnknownTable; DuplicateCommand if ``event.cmd_id`` is not None and the same
         seat already logged it (checked first: a retried command is reported as such, its
         ``version`` attribute says where it was logged); VersionConflict unless
-        ``event.version`` is the last version + 1 (``expected`` says which). Sets
-        ``event.created_at`` if it is None.
+        ``event.version`` is the last version + 1 (``expected`` says which); Fenced when
+        ``fence`` is given and is not the table's token (checked under the row's lock, so
+        a claim cannot slip in between). Sets ``event.created_at`` if it is None.
         """
         if event.created_at is None:
             event.created_at = utcnow()
@@ -182,11 +220,14 @@ class Store:
         async with self._writer.begin() as conn:
             # Lock the table's row (PostgreSQL) so appends to one table queue up; on SQLite
             # BEGIN IMMEDIATE already holds the database's write lock.
-            found = await conn.scalar(select(card_tables.c.table_id)
+            found = await conn.scalar(select(card_tables.c.fence)
                                       .where(card_tables.c.table_id == table_id)
                                       .with_for_update())
             if found is None:
                 raise UnknownTable(f"no table {table_id}")
+            if fence is not None and found != fence:
+                raise Fenced(f"table {table_id} has owner {found}, not {fence}",
+                             frozenset({table_id}))
             if event.cmd_id is not None:
                 earlier = await conn.scalar(select(ev.version).where(
                     ev.table_id == table_id, ev.seat == event.seat, ev.cmd_id == event.cmd_id))
@@ -214,13 +255,16 @@ class Store:
                     f"version {event.version} of table {table_id} exists") from exc
 
 
-    async def append_events(self, batch: list[tuple[str, EventRecord]]) -> None:
+    async def append_events(self, batch: list[tuple[str, EventRecord]],
+                            fences: Mapping[str, int] | None = None) -> None:
         """Append events of many tables in ONE transaction (a group commit), or none of them.
 
         The server's single writer per table keeps each table's versions in order, so the
         database constraints (primary key, unique command id) are the only checks: on a
         violation nothing of the batch is kept and IntegrityError propagates; the caller
         then appends one by one with :meth:`append_event` to learn which event is wrong.
+        ``fences`` (table id -> token) are checked first under the rows' locks; Fenced (and
+        nothing kept) names the tables whose token is not theirs any more.
         """
         if not batch:
             return
@@ -233,15 +277,21 @@ class Store:
                          "seat": event.seat, "cmd_id": event.cmd_id, "payload": event.payload,
                          "chance": event.chance, "created_at": event.created_at})
         async with self._writer.begin() as conn:
+            if fences:
+                await _check_fences(conn, fences)
             await conn.execute(insert(table_events), rows)
 
     # -- chat ----------------------------------------------------------------------------
 
-    async def append_chat(self, table_id: str, message: ChatRecord, keep: int) -> None:
+    async def append_chat(self, table_id: str, message: ChatRecord, keep: int,
+                          fence: int | None = None) -> None:
         """Keep a chat message, committed on return, and forget all but the newest ``keep``
-        of its table and channel. Raises UnknownTable; IntegrityError if ``seq`` is taken."""
+        of its table and channel. Raises UnknownTable; IntegrityError if ``seq`` is taken;
+        Fenced when ``fence`` is given and is not the table's."""
         cm = chat_messages.c
         async with self._writer.begin() as conn:
+            if fence is not None:
+                await _check_fences(conn, {table_id: fence})
             found = await conn.scalar(select(card_tables.c.table_id)
                                       .where(card_tables.c.table_id == table_id))
             if found is None:
@@ -267,6 +317,18 @@ class Store:
         return [ChatRecord(seq=row.seq, channel=row.channel, sender=row.sender, seat=row.seat,
                            name=row.name, text=row.text, created_at=row.created_at)
                 for row in rows]
+
+
+async def _check_fences(conn: AsyncConnection, fences: Mapping[str, int]) -> None:
+    """Lock the rows of these tables (in id order: no deadlock between two writers) and
+    raise Fenced naming those whose token is not the one given."""
+    rows = (await conn.execute(
+        select(card_tables.c.table_id, card_tables.c.fence)
+        .where(card_tables.c.table_id.in_(sorted(fences)))
+        .order_by(card_tables.c.table_id).with_for_update())).all()
+    stale = frozenset(row.table_id for row in rows if row.fence != fences[row.table_id])
+    if stale:
+        raise Fenced(f"tables {', '.join(sorted(stale))} have other owners now", stale)
 
 
 def _table_record(row: Row[Any]) -> TableRecord:

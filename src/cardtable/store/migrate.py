@@ -61,6 +61,15 @@ async def current_revision(engine: AsyncEngine) -> str | None:
         return await connection.run_sync(read)
 
 
+def head_revision() -> str:
+    """The newest revision of this package's migrations."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    assert head is not None, "no migrations"
+    return head
+
+
 def _upgrade(connection: Connection, config: Config, revision: str) -> None:
     config.attributes["connection"] = connection  # env.py migrates on this connection
     command.upgrade(config, revision)

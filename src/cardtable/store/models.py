@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Column,
@@ -78,6 +79,8 @@ card_tables = Table(
     Column("settings", JSON, nullable=False, server_default="{}"),
     Column("mutes", JSON, nullable=False, server_default="{}"),
     Column("runtime", JSON, nullable=True),
+    # The fencing token of the owner that may append (0: no cluster; migration 0004).
+    Column("fence", BigInteger, nullable=False, server_default="0"),
 )
 
 table_events = Table(

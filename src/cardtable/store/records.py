@@ -110,3 +110,12 @@ class TableExists(StoreError):
 
 class UnknownTable(StoreError, LookupError):
     """append_event or update_table on a table_id the store does not have."""
+
+
+class Fenced(StoreError):
+    """A write carrying an older fencing token than the table's: the writer no longer owns
+    the table (another process took its lease over) and must stop writing it."""
+
+    def __init__(self, message: str, table_ids: frozenset[str] = frozenset()):
+        super().__init__(message)
+        self.table_ids = table_ids

@@ -3,13 +3,27 @@ room-code lookups per client address."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
 from fastapi import HTTPException, Request
 from starlette.requests import HTTPConnection
 
 from ..config import ServerConfig
 from ..lobby import Lobby
-from ..registry import Registry
+from ..registry import Registry, TableHandle
 from ..security import SlidingWindow, client_address, trusted_networks
+
+T = TypeVar("T")
+
+
+async def on_table(registry: Registry, code: str,
+                   use: Callable[[TableHandle], Awaitable[T]]) -> T | None:
+    """``use(table)`` on the table with this room code, wherever it lives; None when no
+    table has it. (An unreachable database or Redis is answered 503 by the app's error
+    handlers; a table that moves is looked for again, see Registry.on_owner.)"""
+    record = await registry.store.get_table_by_code(code.strip().upper())
+    return None if record is None else await registry.on_owner(record.table_id, use)
 
 
 def registry_of(connection: HTTPConnection) -> Registry:

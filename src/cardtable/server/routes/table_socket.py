@@ -10,15 +10,17 @@ from __future__ import annotations
 import asyncio
 
 from fastapi import APIRouter, WebSocket
+from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocketDisconnect
 
+from ...cluster.remote import Moved
 from .. import protocol as p
 from ..codes import CloseCode
 from ..config import ServerConfig
 from ..connection import Connection
+from ..registry import Registry, TableHandle
 from ..security import TokenBucket, origin_allowed
-from ..table import Table
 from ..table_commit import SaveFailed
 from .shared import registry_of
 
@@ -28,7 +30,10 @@ REFUSALS = {  # why a hello is refused: close code and message
                       "the host does not allow spectators at this table"),
     "table_full_spectators": (CloseCode.SPECTATORS_FULL,
                               "this table has as many spectators as it takes; try again later"),
+    "unknown_table": (CloseCode.UNKNOWN_TABLE, "unknown table"),
 }
+REDIS_AWAY = "the card room's coordinator (Redis) is unavailable; reconnecting"
+MOVING = "the table is moving to another server; reconnecting"
 
 
 def table_socket_router(config: ServerConfig) -> APIRouter:
@@ -41,23 +46,44 @@ def table_socket_router(config: ServerConfig) -> APIRouter:
             await websocket.close(code=CloseCode.POLICY)
             return
         await websocket.accept()
+        registry = registry_of(websocket)
         try:
-            table = await registry_of(websocket).get(table_id)
+            table = await registry.get(table_id)
         except (SaveFailed, DBAPIError):  # the database is away: clients reconnect later
             await websocket.close(code=CloseCode.TRY_LATER, reason="database unavailable")
+            return
+        except RedisError:
+            await websocket.close(code=CloseCode.TRY_LATER, reason=REDIS_AWAY)
             return
         if table is None:
             await websocket.close(code=CloseCode.UNKNOWN_TABLE, reason="unknown table")
             return
-        await serve(websocket, table, config)
+        await serve(websocket, table, config, registry)
 
     return router
 
 
-async def serve(websocket: WebSocket, table: Table, config: ServerConfig) -> None:
-    """Read one accepted socket's frames until it closes, then detach it from ``table``."""
+async def _attach(registry: Registry | None, table: TableHandle, conn: Connection,
+                  hello: p.Hello) -> tuple[TableHandle, str | None]:
+    """Say hello where the table lives now (scale-out: it may have moved meanwhile)."""
+    if registry is None:
+        return table, await table.attach(conn, hello)
+
+    async def attach(there: TableHandle) -> tuple[TableHandle, str | None]:
+        return there, await there.attach(conn, hello)
+
+    found = await registry.on_owner(table.table_id, attach)
+    return found if found is not None else (table, "unknown_table")
+
+
+async def serve(websocket: WebSocket, table: TableHandle, config: ServerConfig,
+                registry: Registry | None = None) -> None:
+    """Read one accepted socket's frames until it closes, then detach it from ``table``
+    (``registry``: where to look for the table again if it moves to another process)."""
     conn = Connection(websocket)
     writer = asyncio.create_task(conn.write_loop())
+    if registry is not None:
+        registry.sockets += 1
     bucket = TokenBucket(config.frame_rate, config.frame_burst)
     attached = False
     try:
@@ -83,9 +109,16 @@ async def serve(websocket: WebSocket, table: Table, config: ServerConfig) -> Non
             elif not isinstance(frame, p.Hello):
                 conn.send(p.frame("error", table.version, p.ErrorData(
                     code="hello_first", message="say hello with your seat token first")))
-            elif (refused := await table.attach(conn, frame)) is None:
-                attached = True
             else:
+                try:
+                    table, refused = await _attach(registry, table, conn, frame)
+                except (Moved, RedisError) as error:
+                    why = REDIS_AWAY if isinstance(error, RedisError) else MOVING
+                    await websocket.close(code=CloseCode.TRY_LATER, reason=why)
+                    break
+                if refused is None:
+                    attached = True
+                    continue
                 close_code, why = REFUSALS[refused]
                 await websocket.send_text(p.frame("error", table.version, p.ErrorData(
                     code=refused, message=why)))
@@ -94,6 +127,8 @@ async def serve(websocket: WebSocket, table: Table, config: ServerConfig) -> Non
     except WebSocketDisconnect:
         pass
     finally:
+        if registry is not None:
+            registry.sockets -= 1
         if attached:
             table.detach(conn)
         conn.close()

@@ -7,13 +7,12 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 
 from .. import protocol as p
-from ..registry import Registry
-from ..table import Table
-from .shared import LookupLimit, registry_of
+from ..registry import Registry, TableHandle
+from .shared import LookupLimit, on_table, registry_of
 
 
-def seat_grant(table: Table, seat: int, token: str) -> p.SeatGrant:
-    code = table.record.code
+def seat_grant(table: TableHandle, seat: int, token: str) -> p.SeatGrant:
+    code = table.code
     return p.SeatGrant(table_id=table.table_id, code=code, seat=seat, token=token,
                        invite_url=f"/t/{code}")
 
@@ -21,11 +20,12 @@ def seat_grant(table: Table, seat: int, token: str) -> p.SeatGrant:
 async def seat_at(registry: Registry, code: str, name: str) -> dict[str, Any] | None:
     """A quick join's try at one lobby table: the SeatGrant JSON of the first free seat
     there, or None when the table is gone or its seats went meanwhile."""
-    table = await registry.by_code(code)
-    granted = None if table is None else await table.join(name)
-    if table is None or granted is None or isinstance(granted, str):
-        return None
-    return seat_grant(table, *granted).model_dump()
+    async def join(table: TableHandle) -> p.SeatGrant | None:
+        granted = await table.join(name)
+        return None if isinstance(granted, str) else seat_grant(table, *granted)
+
+    grant = await on_table(registry, code, join)
+    return None if grant is None else grant.model_dump()
 
 
 def tables_router(limit_lookups: LookupLimit) -> APIRouter:
@@ -46,20 +46,28 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
     @router.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> p.TableInfo:
         limit_lookups(request)
-        table = await registry_of(request).by_code(code)
-        if table is None:
+
+        async def info(table: TableHandle) -> p.TableInfo:
+            return await table.info()
+
+        found = await on_table(registry_of(request), code, info)
+        if found is None:
             raise HTTPException(404, "no table has that code")
-        return await table.info()
+        return found
 
     @router.post("/api/tables/{code}/join")
     async def join(code: str, body: p.JoinTable, request: Request) -> p.SeatGrant:
         limit_lookups(request)
-        table = await registry_of(request).by_code(code)
-        if table is None:
+
+        async def take_seat(table: TableHandle) -> p.SeatGrant | str:
+            granted = await table.join(body.name, body.seat)
+            return granted if isinstance(granted, str) else seat_grant(table, *granted)
+
+        found = await on_table(registry_of(request), code, take_seat)
+        if found is None:
             raise HTTPException(404, "no table has that code")
-        granted = await table.join(body.name, body.seat)
-        if isinstance(granted, str):
-            raise HTTPException(422 if "no such" in granted else 409, granted)
-        return seat_grant(table, *granted)
+        if isinstance(found, str):
+            raise HTTPException(422 if "no such" in found else 409, found)
+        return found
 
     return router
