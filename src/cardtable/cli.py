@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve.add_argument("--data-dir", type=Path, metavar="DIR",
                        help="where the SQLite database lives (default ~/.local/share/cardtable)")
+    serve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="run N processes on this port as one card room (needs REDIS_URL "
+                            "and DATABASE_URL on PostgreSQL; docs/deploy.md)")
     _game_module_option(serve)
 
     arena = commands.add_parser("arena", help="seeded bot-vs-bot matches of a game",
@@ -105,7 +108,7 @@ def _game_module_option(command: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
-        return serve(args.host, args.port, args.data_dir, args.game_modules)
+        return serve(args.host, args.port, args.data_dir, args.game_modules, args.workers)
     if args.command == "bench":
         return bench(args.name, args.args)
     if args.command == "play":
@@ -133,45 +136,31 @@ def play(game: str, preset: str, target: int | None, seed: int | None) -> int:
     return play_gin(options, rng)
 
 
-def serve(host: str, port: int, data_dir: Path | None, game_modules: list[str]) -> int:
-    import uvicorn
-
-    from cardtable.server import gc_tuning
+def serve(host: str, port: int, data_dir: Path | None, game_modules: list[str],
+          workers: int = 1) -> int:
     from cardtable.server.app import create_app
     from cardtable.server.config import ServerConfig
+    from cardtable.server.serving import run_one, run_workers
 
     try:  # the one reading of the environment: everything below gets this config
         config = ServerConfig.from_env(data_dir, game_modules=game_modules)
-        app = create_app(config)
+        if workers < 1:
+            raise ValueError("--workers must be 1 or more")
+        if workers > 1 and config.redis_url is None:
+            raise ValueError("--workers needs REDIS_URL (and DATABASE_URL on PostgreSQL): "
+                             "the processes share their tables through Redis (docs/deploy.md)")
+        app = create_app(config) if workers == 1 else None
     except ValueError as error:
         print(f"cardtable serve: error: {error}", file=sys.stderr)
         return 2
     where = "DATABASE_URL" if config.database_url else config.data_dir / "cardtable.db"
-    print(f"cardtable {__version__}: open http://{host}:{port}/ in a browser (data: {where})",
-          flush=True)
-    # Frames over max_frame_bytes close the socket with 1009 inside the websockets library.
-    # proxy_headers=False: uvicorn would believe X-Forwarded-For from 127.0.0.1 by default;
-    # the app reads it itself, from CARDTABLE_TRUSTED_PROXIES only (security.client_address).
-    server_config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio",
-                                   ws_max_size=config.max_frame_bytes, log_level="warning",
-                                   proxy_headers=False, timeout_graceful_shutdown=3)
-    stats_file = config.gc_stats  # CARDTABLE_GC_STATS: the collector's pause figures
-    stats = gc_tuning.install_stats(stats_file) if stats_file else None
-
-    class Server(uvicorn.Server):
-        async def startup(self, sockets: Any = None) -> None:
-            await super().startup(sockets)
-            # Start-up is over (modules, database, lobby): freeze it, rarer full passes.
-            print(gc_tuning.apply(config.gc_freeze, config.gc_thresholds), flush=True)
-
-        async def shutdown(self, sockets: Any = None) -> None:
-            await super().shutdown(sockets)
-            if stats is not None and stats_file is not None:
-                stats.write(stats_file)
-
-    server = Server(server_config)
-    server.run()
-    return 0 if server.started else 3
+    processes = f", {workers} processes" if workers > 1 else ""
+    print(f"cardtable {__version__}: open http://{host}:{port}/ in a browser (data: {where}"
+          f"{processes})", flush=True)
+    if app is None:
+        run_workers(config, host, port, workers)
+        return 0
+    return 0 if run_one(app, host, port, config.max_frame_bytes) else 3
 
 
 def arena(game: str, games: int, players: int | None, seed: int, preset: str | None,

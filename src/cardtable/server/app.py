@@ -23,6 +23,7 @@ from .routes.shared import LookupLimit, lobby_of
 from .routes.table_socket import table_socket_router
 from .routes.tables import seat_at, tables_router
 from .security import SECURITY_HEADERS
+from .serving import drain_before_stop
 from .table import Table
 
 
@@ -83,6 +84,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 await registry.close()
                 await store.close()
                 raise RuntimeError(f"REDIS_URL: cannot reach Redis: {error}") from None
+        drain_before_stop(app.state.drain)
         try:
             yield
         finally:

@@ -31,6 +31,7 @@ import logging
 import time
 from typing import Any, Protocol
 
+from ..cluster.remote import Moved
 from ..store import Store, TableRecord
 from .config import ServerConfig
 from .connection import Connection
@@ -119,6 +120,9 @@ class Eviction:
         try:
             if self.home is not None:
                 table = await self.home.revive(self.table_id)
+        except Moved as moved:  # scale-out: another process owns it now; askers look there
+            log.info("table %s: %s", self.table_id, moved)
+            error = moved
         except Exception as failed:
             log.exception("table %s: could not load it again", self.table_id)
             error = failed

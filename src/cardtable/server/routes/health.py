@@ -23,7 +23,7 @@ async def health(request: Request) -> JSONResponse:
         "ok": not draining,
         "node": "single" if cluster is None else cluster.node,
         "tables": state.registry.resident_count(),
-        "sockets": state.registry.sockets + state.lobby.subscribers(),
+        "sockets": state.registry.sockets + state.lobby.subscribers,
     }
     return JSONResponse(body, status_code=503 if draining else 200,
                         headers={"Cache-Control": "no-store"})

@@ -1,0 +1,97 @@
+"""Running the app under uvicorn: one process, or ``--workers N`` processes on one port.
+
+On a clean stop (SIGTERM, Ctrl-C) the app drains first (``app.state.drain``: in a
+cluster its tables go to the other processes) and only then lets uvicorn close its
+sockets: :func:`drain_before_stop` puts itself in front of uvicorn's signal handlers.
+``--workers`` is uvicorn's own supervisor (``Multiprocess``): the processes share the
+listening socket, each is a full member of the card room over Redis (any of them may get
+any socket), and a worker that dies is started again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import threading
+from collections.abc import Awaitable, Callable
+from types import FrameType
+from typing import Any
+
+import uvicorn
+from uvicorn.supervisors import Multiprocess
+
+from . import gc_tuning
+from .config import GAME_MODULES_VARIABLE, ServerConfig
+
+# Frames over max_frame_bytes close the socket with 1009 inside the websockets library.
+# proxy_headers=False: uvicorn would believe X-Forwarded-For from 127.0.0.1 by default;
+# the app reads it itself, from CARDTABLE_TRUSTED_PROXIES only (security.client_address).
+COMMON: dict[str, Any] = {"ws": "websockets-sansio", "log_level": "warning",
+                          "proxy_headers": False, "timeout_graceful_shutdown": 3}
+
+
+class CardtableServer(uvicorn.Server):
+    """uvicorn's server, tuned after start-up and drained before shutdown."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        stats_file = ServerConfig.from_env().gc_stats  # the collector's pause figures
+        self.stats = (stats_file, gc_tuning.install_stats(stats_file)) if stats_file else None
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        # Start-up is over (modules, database, lobby): freeze it, rarer full passes.
+        config = ServerConfig.from_env()
+        print(gc_tuning.apply(config.gc_freeze, config.gc_thresholds), flush=True)
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        await super().shutdown(sockets)
+        if self.stats is not None:
+            self.stats[1].write(self.stats[0])
+
+
+def drain_before_stop(drain: Callable[[], Awaitable[None]]) -> None:
+    """Make SIGTERM and SIGINT run ``drain`` before the handler uvicorn installed (which
+    starts its shutdown). Called from the app's start-up, when uvicorn's handlers are in
+    place; a server run outside the main thread (the tests' in-process servers) has none."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+    pending: set[asyncio.Task[None]] = set()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(sig)
+        if not callable(previous):
+            continue
+
+        def handler(signum: int, frame: FrameType | None,
+                    previous: Callable[[int, FrameType | None], Any] = previous) -> None:
+            async def then_stop() -> None:
+                try:
+                    await drain()
+                finally:
+                    previous(signum, frame)
+
+            task = loop.create_task(then_stop(), name="drain")
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+
+        signal.signal(sig, handler)
+
+
+def run_one(app: Any, host: str, port: int, max_frame: int) -> bool:
+    """Serve ``app`` in this process until stopped; False if it never started."""
+    server = CardtableServer(uvicorn.Config(app, host=host, port=port, ws_max_size=max_frame,
+                                            **COMMON))
+    server.run()
+    return bool(server.started)
+
+
+def run_workers(config: ServerConfig, host: str, port: int, workers: int) -> None:
+    """Serve from ``workers`` processes on one port (each builds its app from the
+    environment, as ``config`` was read from it)."""
+    os.environ[GAME_MODULES_VARIABLE] = ",".join(config.game_modules)
+    uv_config = uvicorn.Config("cardtable.server.app:create_app", factory=True, host=host,
+                               port=port, workers=workers, ws_max_size=config.max_frame_bytes,
+                               **COMMON)
+    Multiprocess(uv_config, sockets=[uv_config.bind_socket()]).run()
