@@ -1,0 +1,134 @@
+"""Table leases on a real Redis (cardtable/cluster/leases.py): one holder at a time,
+tokens that only grow, renewal by the holder only, and what a holder does when Redis
+goes away (it keeps a table only until the lease it last renewed ends)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import shutil
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from cardtable.cluster.leases import Leases, holder_of
+from cluster_harness import shared_redis_url
+from server_harness import free_port
+
+
+@pytest.fixture
+async def redis() -> AsyncIterator[Redis]:
+    client = Redis.from_url(shared_redis_url())
+    try:
+        await client.ping()
+    except Exception as error:  # noqa: BLE001 - any failure to reach it
+        pytest.skip(f"no Redis at {shared_redis_url()}: {error!r}")
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"test-{secrets.token_hex(4)}"
+
+
+def leases(redis: Redis, prefix: str, node: str, ttl: float = 5.0,
+           lost: list[str] | None = None) -> Leases:
+    return Leases(redis, prefix, node, ttl, (lost if lost is not None else []).append)
+
+
+async def test_one_holder_and_growing_tokens(redis: Redis, prefix: str) -> None:
+    a, b = leases(redis, prefix, "A"), leases(redis, prefix, "B")
+    token, holder = await a.acquire("t_1")
+    assert token is not None and holder is None
+    assert await b.acquire("t_1") == (None, "A")
+    assert await b.owner("t_1") == "A" and await b.owners(["t_1", "t_2"]) == {"t_1": "A",
+                                                                           "t_2": None}
+    await b.release("t_1")  # not B's to give back
+    assert await b.owner("t_1") == "A"
+    await a.release("t_1")
+    later, _ = await b.acquire("t_1")
+    assert later is not None and later > token
+    assert holder_of(f"B:{later}") == ("B", later)
+
+
+async def test_a_lease_not_renewed_expires_and_its_holder_hears_it(redis: Redis,
+                                                                   prefix: str) -> None:
+    lost: list[str] = []
+    a, b = leases(redis, prefix, "A", ttl=0.3, lost=lost), leases(redis, prefix, "B")
+    first, _ = await a.acquire("t_1")
+    await asyncio.sleep(0.45)
+    second, _ = await b.acquire("t_1")
+    assert second is not None and first is not None and second > first
+    await a.renew_all()
+    assert lost == ["t_1"] and "t_1" not in a.held
+    assert await a.owner("t_1") == "B"  # A's failed renewal did not touch B's lease
+
+
+async def test_the_keeper_renews_what_it_holds(redis: Redis, prefix: str) -> None:
+    a, b = leases(redis, prefix, "A", ttl=0.3), leases(redis, prefix, "B")
+    await a.acquire("t_1")
+    a.start()
+    try:
+        await asyncio.sleep(1.0)  # three lease lengths
+        assert await b.acquire("t_1") == (None, "A")
+    finally:
+        await a.stop()
+
+
+async def test_the_counter_follows_a_token_the_database_has_seen(redis: Redis,
+                                                                prefix: str) -> None:
+    """Redis restarted empty: the log's row has token 41; the next token must be above."""
+    a = leases(redis, prefix, "A")
+    await a.acquire("t_1")
+    await a.raise_counter("t_1", 41)
+    assert "t_1" not in a.held and await a.owner("t_1") is None
+    token, _ = await a.acquire("t_1")
+    assert token == 42
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A redis-server of this test's own, to stop at will."""
+    binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin")
+    if binary is None:
+        pytest.skip("redis-server is not installed")
+    port = free_port()
+    process = subprocess.Popen([binary, "--port", str(port), "--save", "", "--appendonly", "no",
+                                "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    import redis as sync_redis
+    while True:
+        try:
+            sync_redis.Redis(port=port).ping()
+            break
+        except sync_redis.ConnectionError:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0", process
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+
+
+async def test_with_redis_away_a_table_is_kept_until_its_lease_ends(
+        own_redis: tuple[str, subprocess.Popen[bytes]]) -> None:
+    url, server = own_redis
+    client = Redis.from_url(url, socket_timeout=0.2, socket_connect_timeout=0.2)
+    lost: list[str] = []
+    a = leases(client, "p", "A", ttl=1.2, lost=lost)
+    await a.acquire("t_1")
+    server.kill()
+    server.wait()
+    await a.renew_all()  # fails, but the lease it renewed last runs for a while yet
+    assert lost == [] and "t_1" in a.held
+    await asyncio.sleep(1.0)
+    await a.renew_all()  # now it may have ended: another process may take the table
+    assert lost == ["t_1"] and "t_1" not in a.held
+    await client.aclose()
