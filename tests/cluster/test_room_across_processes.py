@@ -133,7 +133,7 @@ async def test_players_and_a_spectator_on_other_processes(room: Cluster) -> None
     table_id = host_grant["table_id"]
     guest_grant = join_table(node(room, 2), host_grant["code"], "Bob")
     host = await sit(node(room, 1), host_grant, "host")
-    await sit(node(room, 2), guest_grant, "guest")  # its socket dies with process 2
+    guest = await sit(node(room, 2), guest_grant, "guest")
     spectator = await watch(node(room, 1), table_id, "Zoe")
     assert owner_of(room, table_id) == 0
     try:

@@ -144,7 +144,8 @@ class RummyPlayer:
             try:
                 self.click_and_wait("#table", spot)
             except PlaywrightTimeout as e:
-                raise AssertionError(f"tapping the felt at {spot} laid nothing: {self.explain(spot)}") from e
+                raise AssertionError(
+                    f"tapping the felt at {spot} laid nothing: {self.explain(spot)}") from e
         else:
             self.click_and_wait("#meld")
 
