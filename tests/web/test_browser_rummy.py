@@ -140,6 +140,7 @@ class RummyPlayer:
     def lay_selection(self) -> None:
         """Lay the selected cards: the Meld button, or a tap on the felt."""
         if self.touch:
+            settle(self.page)  # the selection raises cards, the status line may grow: then look
             spot = self.free_felt()
             try:
                 self.click_and_wait("#table", spot)
@@ -158,7 +159,8 @@ class RummyPlayer:
                          selected: [...document.querySelectorAll('.rm-hand .selected')]
                            .map(e => e.dataset.card),
                          message: document.querySelector('#message')?.textContent,
-                         toasts: [...document.querySelectorAll('.toast')].map(e => e.textContent)}; }""",
+                         toasts: [...document.querySelectorAll('.toast')]
+                           .map(e => e.textContent)}; }""",
             [spot["x"], spot["y"]]))
 
     def clear(self) -> None:
@@ -209,6 +211,7 @@ class RummyPlayer:
             return False
         before = self.version()
         if self.touch:
+            settle(self.page)
             self.press("#table", self.free_felt())
         else:
             self.press("#meld")

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, FloatRect, Page
 
 from browser_harness import SIZES, screen_context, screenshot, settle, watch_console
 from cardtable.engine.cards import parse
@@ -103,7 +103,8 @@ def test_a_hand_fits_every_screen_and_plays_by_taps(browser: Browser, base_url: 
             # Every button the end offers is on the screen (a phone's is not below the fold).
             for button in page.locator(".status-bar .buttons button:visible").all():
                 box = button.bounding_box()
-                assert box and box["y"] + box["height"] <= SIZES[size]["height"], button.inner_text()
+                bottom = SIZES[size]["height"]
+                assert box and box["y"] + box["height"] <= bottom, button.inner_text()
             if not express or player.phase() == "match_over":
                 break
             # A tie for the lead after the one hand plays on, a hand at a time (Rummy 500).
@@ -126,6 +127,11 @@ def test_a_hand_fits_every_screen_and_plays_by_taps(browser: Browser, base_url: 
             player.wait_until_ready()
             check_fits(page, my_turn=player.my_turn())
         assert not problems, problems
+
+
+def overlaps(a: FloatRect, b: FloatRect) -> bool:
+    return (a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+            and a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"])
 
 
 def player_hand(page: Page) -> list[str]:
@@ -257,12 +263,11 @@ def test_many_melds_scroll_and_none_hides_under_the_controls(browser: Browser, b
         controls = [box for box in (page.locator(sel).bounding_box()
                                     for sel in (".rummy .status-bar", ".rm-hand")) if box]
         for box in controls:  # the melds' area stops above (or beside) the controls
-            overlaps = (area["y"] < box["y"] + box["height"] and box["y"] < area["y"] + area["height"]
-                        and area["x"] < box["x"] + box["width"] and box["x"] < area["x"] + area["width"])
-            assert not overlaps, (area, box)
+            assert not overlaps(area, box), (area, box)
         last = page.locator(".table-meld").last
         last.scroll_into_view_if_needed()
         box = last.bounding_box()
-        assert box and area["y"] - 1 <= box["y"] and box["y"] + box["height"] <= area["y"] + area["height"] + 1
+        assert box and area["y"] - 1 <= box["y"]
+        assert box["y"] + box["height"] <= area["y"] + area["height"] + 1
         screenshot(page, f"phone-romme-{size}-many-melds")
         assert not problems, problems
