@@ -266,7 +266,7 @@ class Connection:
         self.reconnects = 0
         self._ws: ClientConnection | None = None
         self._closed = False
-        self._pending: dict[str, Any] | None = None  # the act frame not acknowledged yet
+        self._pending: dict[str, Any] | None = None  # the act (or rematch vote) not answered yet
         self._buffer: list[Frame] = []  # frames read while reconnecting, not yet returned
         # Unique per seat even across clients holding the same token.
         self._ids = (f"{secrets.token_hex(4)}-{n}" for n in itertools.count(1))
@@ -370,7 +370,8 @@ class Connection:
             self.seat = d.get("seat", self.seat)
         elif frame.t == "seats":
             self.seats = d.get("seats", [])
-        if self._pending is not None and _answers(frame, self._pending["d"]["id"]):
+        if self._pending is not None and self._pending["t"] == "act" \
+                and _answers(frame, self._pending["d"]["id"]):
             self._pending = None
         return frame
 
@@ -468,8 +469,13 @@ class Connection:
                 self.seat in self.rematch_votes or self.view.get("phase") != "match_over"))
 
         for attempt in itertools.count():
-            await self._send({"t": "rematch"})
-            answer = await self._until(answered, timeout)
+            vote = {"t": "rematch"}
+            self._pending = vote  # cast again after a reconnect: the vote may have been lost
+            await self._send(vote)
+            try:
+                answer = await self._until(answered, timeout)
+            finally:
+                self._pending = None
             if answer.t != "error":
                 return answer
             if answer.d.get("code") != "retry" or attempt >= retries:
