@@ -102,6 +102,9 @@ async def play_on(seat: Seat, stop: asyncio.Event, rng: random.Random) -> None:
 async def check_against_the_log(cluster: Cluster, seat: Seat) -> None:
     """Every acknowledged action logged once, none of ours unacknowledged, and the
     seat's last view the log's replay."""
+    # Quiet first: the computers have moved until it is this seat's turn (or it is over).
+    await seat.conn.wait_for(
+        lambda c: c.my_turn or c.view.get("phase") == "match_over", timeout=60)
     frame = await seat.conn.sync(timeout=60)
     store = await Store.open(cluster.database_url)
     try:
