@@ -1,11 +1,12 @@
 """``GET /api/health``: whether this process takes players, for a load balancer's checks.
 
-200 with ``{"ok": true, "node", "tables", "sockets"}`` while it serves; 503 once it is
+200 with ``{"ok": true, "node", "pid", "tables", "sockets"}`` while it serves; 503 once it is
 stopping (draining its tables to the other processes), so the proxy sends no one new.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -22,6 +23,7 @@ async def health(request: Request) -> JSONResponse:
     body: dict[str, Any] = {
         "ok": not draining,
         "node": "single" if cluster is None else cluster.node,
+        "pid": os.getpid(),
         "tables": state.registry.resident_count(),
         "sockets": state.registry.sockets + state.lobby.subscribers,
     }
