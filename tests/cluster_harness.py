@@ -481,3 +481,43 @@ class Cluster:
             raise RuntimeError(f"the {self.proxy_kind} proxy never routed to nodes "
                                f"{sorted(waiting)} (last: {last}): {self._proxy().output()}")
 
+
+
+class RedisServer:
+    """A ``redis-server`` of a test's own on a free port (nothing kept on disk), to stop
+    and start again at will (``start``/``stop``): what a shared Redis must not be used for.
+    """
+
+    def __init__(self, directory: Path):
+        binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin")
+        if binary is None:
+            raise FileNotFoundError("redis-server is not installed")
+        self.binary, self.directory, self.port = binary, directory, free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 10.0) -> RedisServer:
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--save", "", "--appendonly", "no",
+             "--dir", str(self.directory)], stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with redis.Redis(port=self.port, socket_timeout=1) as client:
+                    client.ping()
+                return self
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Kill it (as a crash would): its data is gone."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+        if self.process is not None:
+            self.process.wait()

@@ -17,13 +17,10 @@ import asyncio
 import contextlib
 import json
 import random
-import shutil
-import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -35,8 +32,7 @@ from cardtable.client import ActionRefused, Client, Connection
 from cardtable.engine import get_game
 from cardtable.server.table_replay import rebuild
 from cardtable.store import Store
-from cluster_harness import Cluster, unavailable
-from server_harness import free_port
+from cluster_harness import Cluster, RedisServer, unavailable
 
 pytestmark = pytest.mark.slow
 GAMES = ["gin", "rummy", "rummy500", "romme", "indian", "spades"]
@@ -138,16 +134,37 @@ async def sit_everyone(client: Client, rng: random.Random) -> list[Seat]:
     return seats
 
 
+@contextlib.asynccontextmanager
+async def playing(seats: list[Seat]) -> AsyncIterator[list[asyncio.Task[None]]]:
+    """Every seat plays on (play_on) inside the block; a player that failed fails the
+    test once the block is over."""
+    stop = asyncio.Event()
+    players = [asyncio.create_task(play_on(seat, stop, random.Random(i)))
+               for i, seat in enumerate(seats)]
+    try:
+        yield players
+    finally:
+        stop.set()
+        await asyncio.gather(*players, return_exceptions=True)
+    for task in players:
+        task.result()
+
+
+async def all_moved_since(seats: list[Seat], moment: float, timeout: float = 90) -> None:
+    """Until every seat has had an action acknowledged after ``moment`` (none is stuck)."""
+    deadline = time.monotonic() + timeout
+    while stuck := [s.game for s in seats if not s.acked_at or s.acked_at[-1] < moment]:
+        assert time.monotonic() < deadline, f"no move since: {stuck}"
+        await asyncio.sleep(0.2)
+
+
 async def test_owners_killed_twenty_times_lose_nothing(tmp_path: Path) -> None:
     rng = random.Random(15)
     with Cluster(tmp_path, processes=3) as cluster:
         async with Client(cluster.base_url) as client:
             seats = await sit_everyone(client, rng)
-            stop = asyncio.Event()
-            players = [asyncio.create_task(play_on(seat, stop, random.Random(i)))
-                       for i, seat in enumerate(seats)]
             kills: list[tuple[str, int]] = []
-            try:
+            async with playing(seats) as players:
                 while len(kills) < KILLS:
                     await asyncio.sleep(rng.uniform(0.5, 1.5))
                     for task in players:
@@ -160,18 +177,7 @@ async def test_owners_killed_twenty_times_lose_nothing(tmp_path: Path) -> None:
                     await asyncio.to_thread(cluster.kill, victim)
                     kills.append((seat.game, victim))
                     await asyncio.to_thread(cluster.restart, victim)
-                last_kill = time.monotonic()
-                # Every table goes on after the last kill (none is stuck).
-                deadline = time.monotonic() + 90
-                while any(not s.acked_at or s.acked_at[-1] < last_kill for s in seats):
-                    assert time.monotonic() < deadline, [
-                        s.game for s in seats if not s.acked_at or s.acked_at[-1] < last_kill]
-                    await asyncio.sleep(0.2)
-            finally:
-                stop.set()
-                await asyncio.gather(*players, return_exceptions=True)
-            for task in players:
-                task.result()
+                await all_moved_since(seats, time.monotonic())
             for seat in seats:
                 await check_against_the_log(cluster, seat)
                 await seat.conn.close()
@@ -186,25 +192,13 @@ async def test_a_clean_stop_hands_the_tables_over(tmp_path: Path) -> None:
     with Cluster(tmp_path, processes=3) as cluster:
         async with Client(cluster.base_url) as client:
             seats = await sit_everyone(client, rng)
-            stop = asyncio.Event()
-            players = [asyncio.create_task(play_on(seat, stop, random.Random(i)))
-                       for i, seat in enumerate(seats)]
-            try:
+            async with playing(seats):
                 await asyncio.sleep(1.0)
                 stopped = await asyncio.to_thread(owner, cluster, seats[0].table_id)
                 assert stopped is not None
                 code = await asyncio.to_thread(cluster.terminate, stopped)
                 assert code in (0, -15), cluster.output(stopped)
-                moment = time.monotonic()
-                deadline = moment + 60
-                while any(not s.acked_at or s.acked_at[-1] < moment for s in seats):
-                    assert time.monotonic() < deadline
-                    await asyncio.sleep(0.2)
-            finally:
-                stop.set()
-                await asyncio.gather(*players, return_exceptions=True)
-            for task in players:
-                task.result()
+                await all_moved_since(seats, time.monotonic(), timeout=60)
             for seat in seats:
                 await check_against_the_log(cluster, seat)
                 # A drain costs a socket at most one reconnect (a resync), never a failure.
@@ -214,43 +208,18 @@ async def test_a_clean_stop_hands_the_tables_over(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[tuple[int, Any]]:
-    """A redis-server of this test's own (stopped and started again by the test)."""
-    binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin")
-    if binary is None:
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    processes: list[subprocess.Popen[bytes]] = []
-
-    def start() -> None:
-        processes.append(subprocess.Popen(
-            [binary, "--port", str(port), "--save", "", "--appendonly", "no",
-             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL))
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                redis.Redis(port=port).ping()
-                return
-            except redis.ConnectionError:
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
-
-    def stop() -> None:
-        processes[-1].kill()
-        processes[-1].wait()
-
-    start()
-    yield port, (start, stop)
-    for process in processes:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    try:
+        (tmp_path / "redis").mkdir()
+        server = RedisServer(tmp_path / "redis").start()
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    yield server
+    server.stop()
 
 
-async def test_redis_away_and_back(tmp_path: Path, own_redis: tuple[int, Any]) -> None:
-    port, (start_redis, stop_redis) = own_redis
-    url = f"redis://127.0.0.1:{port}/0"
-    with Cluster(tmp_path, processes=2, redis_url=url, lease_ttl=2.0) as cluster:
+async def test_redis_away_and_back(tmp_path: Path, own_redis: RedisServer) -> None:
+    with Cluster(tmp_path, processes=2, redis_url=own_redis.url, lease_ttl=2.0) as cluster:
         # The table and its player's socket on process 0 (its owner).
         async with Client(cluster.node_url(0)) as client:
             grant = await client.create_table(game="gin", opponent="computer", name="Ann",
@@ -258,7 +227,7 @@ async def test_redis_away_and_back(tmp_path: Path, own_redis: tuple[int, Any]) -
             seat = Seat("gin", client.connect(grant, give_up_after=120), grant.table_id)
             await seat.conn.open()
             await seat.conn.wait_for(lambda c: c.my_turn, timeout=30)
-            stop_redis()
+            own_redis.stop()
             # The owner plays on while its lease lasts: this move is acknowledged.
             ref = "while-redis-is-away"
             await seat.conn.act(random.choice(seat.conn.view["legal"]), id=ref, timeout=30)
@@ -277,16 +246,8 @@ async def test_redis_away_and_back(tmp_path: Path, own_redis: tuple[int, Any]) -
                         await asyncio.wait_for(ws.recv(), 10)
                 assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
                 assert "Redis" in closed.value.rcvd.reason
-            start_redis()  # empty: the lease counters start again from 0
-            stop = asyncio.Event()
-            player = asyncio.create_task(play_on(seat, stop, random.Random(3)))
-            back = time.monotonic()
-            deadline = back + 60
-            while not seat.acked_at or seat.acked_at[-1] < back:
-                assert time.monotonic() < deadline, "play did not resume after Redis came back"
-                assert not player.done() or player.result() is None
-                await asyncio.sleep(0.2)
-            stop.set()
-            await player
+            own_redis.start()  # empty: the lease counters start again from 0
+            async with playing([seat]):  # play resumes where the log says
+                await all_moved_since([seat], time.monotonic(), timeout=60)
             await check_against_the_log(cluster, seat)
             await seat.conn.close()

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import shutil
-import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -16,8 +13,7 @@ import pytest
 from redis.asyncio import Redis
 
 from cardtable.cluster.leases import Leases, holder_of
-from cluster_harness import shared_redis_url
-from server_harness import free_port
+from cluster_harness import RedisServer, shared_redis_url
 
 
 @pytest.fixture
@@ -92,40 +88,22 @@ async def test_the_counter_follows_a_token_the_database_has_seen(redis: Redis,
 
 
 @pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A redis-server of this test's own, to stop at will."""
-    binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin")
-    if binary is None:
-        pytest.skip("redis-server is not installed")
-    port = free_port()
-    process = subprocess.Popen([binary, "--port", str(port), "--save", "", "--appendonly", "no",
-                                "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    import redis as sync_redis
-    while True:
-        try:
-            sync_redis.Redis(port=port).ping()
-            break
-        except sync_redis.ConnectionError:
-            if time.monotonic() > deadline:
-                process.kill()
-                raise
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0", process
-    if process.poll() is None:
-        process.kill()
-    process.wait()
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    try:
+        server = RedisServer(tmp_path).start()
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    yield server
+    server.stop()
 
 
 async def test_with_redis_away_a_table_is_kept_until_its_lease_ends(
-        own_redis: tuple[str, subprocess.Popen[bytes]]) -> None:
-    url, server = own_redis
-    client = Redis.from_url(url, socket_timeout=0.2, socket_connect_timeout=0.2)
+        own_redis: RedisServer) -> None:
+    client = Redis.from_url(own_redis.url, socket_timeout=0.2, socket_connect_timeout=0.2)
     lost: list[str] = []
     a = leases(client, "p", "A", ttl=1.2, lost=lost)
     await a.acquire("t_1")
-    server.kill()
-    server.wait()
+    own_redis.stop()
     await a.renew_all()  # fails, but the lease it renewed last runs for a while yet
     assert lost == [] and "t_1" in a.held
     await asyncio.sleep(1.0)

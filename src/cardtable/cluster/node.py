@@ -116,12 +116,19 @@ class ClusterNode:
             return self._deliver(message)
         if kind == "frame":
             entry = self.remote.get(message.get("c", ""))
-            if entry is not None and (table := self._owned(entry[0])) is not None:
-                try:
-                    frame = p.client_frame_of(message["f"])
-                except p.ProtocolError:
-                    return
-                table.submit(entry[1], frame)
+            if entry is None or (table := self._owned(entry[0])) is None:
+                # Not (or no longer) ours: the socket must find the table anew, now,
+                # rather than wait for an answer that cannot come from here.
+                if "from" in message:
+                    self.bus.post(message["from"], {"k": "close", "c": message.get("c", ""),
+                                                    "code": int(CloseCode.SERVICE_RESTART),
+                                                    "why": "the table moved"})
+                return
+            try:
+                frame = p.client_frame_of(message["f"])
+            except p.ProtocolError:
+                return  # it was checked where it came from
+            table.submit(entry[1], frame)
             return
         if kind == "detach":
             entry = self.remote.pop(message.get("c", ""), None)

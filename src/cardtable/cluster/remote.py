@@ -92,6 +92,7 @@ class RemoteTable:
         key = getattr(conn, "remote_key", None)
         if key is not None:
             self.bus.post(self.owner, {"k": "frame", "t": self.table_id, "c": key,
+                                       "from": self.cluster.node,
                                        "f": frame.model_dump(mode="json")})
 
     def detach(self, conn: Connection) -> None:
