@@ -236,6 +236,11 @@ async def test_redis_away_and_back(tmp_path: Path, own_redis: RedisServer) -> No
             refused = httpx.post(f"{cluster.node_url(1)}/api/tables", timeout=10,
                                  json={"game": "gin", "opponent": "computer", "name": "Bo"})
             assert refused.status_code == 503 and "Redis" in refused.json()["detail"]
+            store = await Store.open(cluster.database_url)
+            try:
+                assert await store.table_ids() == [grant.table_id]  # nothing half made
+            finally:
+                await store.close()
             # Once the lease may have ended the owner lets the table go; a socket that
             # says hello now is told to come back later, and why.
             await asyncio.sleep(cluster.lease_ttl + 1.5)

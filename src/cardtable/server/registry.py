@@ -91,9 +91,12 @@ class Registry:
         seats = [SeatRecord(0, name, "human", hash_token(token))]
         for seat, kind in enumerate(kinds, start=1):
             seats.append(SeatRecord(seat, COMPUTER_NAME if kind == "bot" else None, kind, None))
+        table_id = new_table_id()
+        # In a cluster the new table's lease first: with Redis away nothing is created.
+        fence = None if self.cluster is None else await self._new_lease(table_id)
         for _ in range(20):
             record = TableRecord(
-                table_id=new_table_id(), code=new_code(), game=game_name,
+                table_id=table_id, code=new_code(), game=game_name,
                 options=parsed.to_dict(), players=players, seats=seats,
                 private=table_settings.private,
                 status="waiting" if invited else "playing",
@@ -107,9 +110,7 @@ class Registry:
             raise RuntimeError("could not find a free room code")
         table = Table(record, state, 0, self.store, self.config, self.log_writer,
                       options=parsed, notify=self.notify, home=self)
-        if self.cluster is not None:  # a new id: its lease is free
-            fence, _ = await self.cluster.leases.acquire(record.table_id)
-            assert fence is not None, "a new table's lease was taken"
+        if fence is not None:
             await self.store.claim(record.table_id, fence)
             table.fence = fence
         self._tables[record.table_id] = table
@@ -117,6 +118,14 @@ class Registry:
         if self.notify is not None:
             self.notify(table)
         return table, 0, token
+
+    async def _new_lease(self, table_id: str) -> int:
+        """The lease of a table about to be made (its id is new: nobody holds it)."""
+        assert self.cluster is not None
+        fence, holder = await self.cluster.leases.acquire(table_id)
+        if fence is None:
+            raise RuntimeError(f"the lease of new table {table_id} is held by {holder}")
+        return fence
 
     def resident_count(self) -> int:
         return len(self._tables)
