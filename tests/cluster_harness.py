@@ -144,6 +144,9 @@ defaults
     option redispatch
     retries 3
     timeout connect 2s
+    # As in production (deploy/haproxy.cfg): a process busy with load answers its check
+    # late, not never; giving up after the 200 ms interval would mark it down.
+    timeout check 2s
     timeout client 30s
     timeout server 30s
     timeout tunnel 1h

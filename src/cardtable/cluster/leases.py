@@ -11,8 +11,9 @@ writes its token to the table's row (``Store.claim``) before it reads the log, a
 append checks its token under the row's lock (``Store.append_event``), so a stale owner's
 write fails with ``Fenced`` instead of forking the log.
 
-The holder renews all its leases every ``ttl / 3``. A lease it cannot renew (taken over,
-expired, or Redis away past the lease's end) is reported to ``on_lost``; while Redis is
+The holder renews all its leases every ``ttl / 3`` (one script call per 500 leases). A
+lease it cannot renew (taken over, expired, or Redis away past the lease's end) is
+reported to ``on_lost``; while Redis is
 away a table is kept only until its lease's end as this process last saw it, so the owner
 never plays on after another process may have taken over.
 """
@@ -38,13 +39,21 @@ local value = ARGV[1] .. ':' .. token
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
 return {token, value}
 """
-# Extend the lease if we still hold it: 1, else 0.
+# Extend each lease we still hold (ARGV[1]: ms; ARGV[i + 1]: what KEYS[i] must hold):
+# per key 1, or 0 when it is not ours any more. One call for many keys: a process with
+# thousands of tables renews them in a few calls, not thousands.
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local renewed = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[i + 1] then
+    renewed[i] = redis.call('PEXPIRE', key, ARGV[1])
+  else
+    renewed[i] = 0
+  end
 end
-return 0
+return renewed
 """
+RENEW_CHUNK = 500  # leases per call: Redis runs a script alone, so keep each one short
 # Delete the lease if we still hold it.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -156,12 +165,12 @@ class Leases:
         started = time.monotonic()
         lost: list[str] = []
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for table_id, token in tables:
-                    await self._renew(keys=[self.key(table_id)],
-                                      args=[f"{self.node}:{token}", int(self.ttl * 1000)],
-                                      client=pipe)
-                results = await pipe.execute()
+            results: list[int] = []
+            for start in range(0, len(tables), RENEW_CHUNK):
+                chunk = tables[start:start + RENEW_CHUNK]
+                results += await self._renew(
+                    keys=[self.key(table_id) for table_id, _ in chunk],
+                    args=[int(self.ttl * 1000), *(f"{self.node}:{token}" for _, token in chunk)])
         except Exception as error:  # Redis away: keep each table until its lease ends
             log.warning("cannot renew %d leases: %r", len(tables), error)
             now = time.monotonic()
