@@ -160,7 +160,7 @@ def serve(host: str, port: int, data_dir: Path | None, game_modules: list[str],
     if app is None:
         run_workers(config, host, port, workers)
         return 0
-    return 0 if run_one(app, host, port, config.max_frame_bytes) else 3
+    return 0 if run_one(app, config, host, port) else 3
 
 
 def arena(game: str, games: int, players: int | None, seed: int, preset: str | None,

@@ -110,3 +110,32 @@ async def test_with_redis_away_a_table_is_kept_until_its_lease_ends(
     await a.renew_all()  # now it may have ended: another process may take the table
     assert lost == ["t_1"] and "t_1" not in a.held
     await client.aclose()
+
+
+async def test_a_table_that_could_not_be_made_keeps_no_lease(redis: Redis, prefix: str,
+                                                            tmp_path: Path) -> None:
+    """The new table's lease is taken before its row is written; when the write fails
+    (the database away) the lease goes back instead of being renewed for ever."""
+    from types import SimpleNamespace
+
+    from cardtable.server.config import ServerConfig
+    from cardtable.server.registry import Registry
+    from cardtable.store import Store, sqlite_url
+
+    store = await Store.open(sqlite_url(tmp_path))
+
+    async def database_away(record: object) -> None:
+        raise ConnectionError("the database is away")
+
+    store.create_table = database_away  # type: ignore[method-assign]
+    keeper = leases(redis, prefix, "A")
+    registry = Registry(store, ServerConfig(data_dir=tmp_path),
+                        cluster=SimpleNamespace(leases=keeper))  # type: ignore[arg-type]
+    try:
+        with pytest.raises(ConnectionError):
+            await registry.create("gin", {}, "computer", "Ann")
+        assert keeper.held == {}
+        assert [k async for k in redis.scan_iter(match=f"{prefix}:lease:*")] == []
+    finally:
+        await registry.close()
+        await store.close()

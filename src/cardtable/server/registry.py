@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..cluster.remote import Moved, RemoteTable
-from ..engine import get_game
+from ..engine import GameState, get_game
+from ..engine.api import Options
 from ..store import CodeTaken, SeatRecord, Store, TableRecord
 from .config import ServerConfig
 from .log_writer import LogWriter
@@ -94,20 +95,13 @@ class Registry:
         table_id = new_table_id()
         # In a cluster the new table's lease first: with Redis away nothing is created.
         fence = None if self.cluster is None else await self._new_lease(table_id)
-        for _ in range(20):
-            record = TableRecord(
-                table_id=table_id, code=new_code(), game=game_name,
-                options=parsed.to_dict(), players=players, seats=seats,
-                private=table_settings.private,
-                status="waiting" if invited else "playing",
-                start_chance=state.chance_outcomes(), settings=table_settings.to_json())
-            try:
-                await self.store.create_table(record)
-                break
-            except CodeTaken:
-                continue
-        else:
-            raise RuntimeError("could not find a free room code")
+        try:
+            record = await self._create_record(table_id, game_name, parsed, players, seats,
+                                               table_settings, invited, state)
+        except BaseException:
+            if self.cluster is not None:  # no table: its lease must not be kept renewed
+                await self.cluster.leases.release(table_id)
+            raise
         table = Table(record, state, 0, self.store, self.config, self.log_writer,
                       options=parsed, notify=self.notify, home=self)
         if fence is not None:
@@ -118,6 +112,25 @@ class Registry:
         if self.notify is not None:
             self.notify(table)
         return table, 0, token
+
+    async def _create_record(self, table_id: str, game_name: str, parsed: Options,
+                             players: int, seats: list[SeatRecord],
+                             table_settings: TableSettings, invited: bool,
+                             state: GameState) -> TableRecord:
+        """The new table's row, under a room code nobody has."""
+        for _ in range(20):
+            record = TableRecord(
+                table_id=table_id, code=new_code(), game=game_name,
+                options=parsed.to_dict(), players=players, seats=seats,
+                private=table_settings.private,
+                status="waiting" if invited else "playing",
+                start_chance=state.chance_outcomes(), settings=table_settings.to_json())
+            try:
+                await self.store.create_table(record)
+                return record
+            except CodeTaken:
+                continue
+        raise RuntimeError("could not find a free room code")
 
     async def _new_lease(self, table_id: str) -> int:
         """The lease of a table about to be made (its id is new: nobody holds it)."""

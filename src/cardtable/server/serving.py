@@ -34,16 +34,17 @@ COMMON: dict[str, Any] = {"ws": "websockets-sansio", "log_level": "warning",
 class CardtableServer(uvicorn.Server):
     """uvicorn's server, tuned after start-up and drained before shutdown."""
 
-    def __init__(self, config: uvicorn.Config) -> None:
+    def __init__(self, config: uvicorn.Config, settings: ServerConfig) -> None:
         super().__init__(config)
-        stats_file = ServerConfig.from_env().gc_stats  # the collector's pause figures
+        self.settings = settings  # read once, by the command line
+        stats_file = settings.gc_stats  # the collector's pause figures
         self.stats = (stats_file, gc_tuning.install_stats(stats_file)) if stats_file else None
 
     async def startup(self, sockets: Any = None) -> None:
         await super().startup(sockets)
         # Start-up is over (modules, database, lobby): freeze it, rarer full passes.
-        config = ServerConfig.from_env()
-        print(gc_tuning.apply(config.gc_freeze, config.gc_thresholds), flush=True)
+        print(gc_tuning.apply(self.settings.gc_freeze, self.settings.gc_thresholds),
+              flush=True)
 
     async def shutdown(self, sockets: Any = None) -> None:
         await super().shutdown(sockets)
@@ -79,10 +80,12 @@ def drain_before_stop(drain: Callable[[], Awaitable[None]]) -> None:
         signal.signal(sig, handler)
 
 
-def run_one(app: Any, host: str, port: int, max_frame: int) -> bool:
-    """Serve ``app`` in this process until stopped; False if it never started."""
-    server = CardtableServer(uvicorn.Config(app, host=host, port=port, ws_max_size=max_frame,
-                                            **COMMON))
+def run_one(app: Any, config: ServerConfig, host: str, port: int) -> bool:
+    """Serve ``app`` (made for ``config``) in this process until stopped; False if it
+    never started."""
+    server = CardtableServer(uvicorn.Config(app, host=host, port=port,
+                                            ws_max_size=config.max_frame_bytes, **COMMON),
+                             config)
     server.run()
     return bool(server.started)
 

@@ -61,6 +61,7 @@ from .table_talk import Talk
 from .table_turns import Turns, now_ms
 
 log = logging.getLogger("cardtable.table")
+HAND_OVER_WAIT = 5.0  # seconds a draining process waits for a table's current command
 
 __all__ = ["Table", "rebuild", "stored_info"]
 
@@ -276,8 +277,12 @@ class Table:
             return self.lose("this server is restarting")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.enqueue(HandOver(done))
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(asyncio.shield(done), 5.0)
+        try:
+            await asyncio.wait_for(asyncio.shield(done), HAND_OVER_WAIT)
+        except (TimeoutError, asyncio.CancelledError):
+            # A command that does not end must not keep the table (nor the rest of the
+            # drain): it stops now; the fencing token keeps its log safe from a late write.
+            self.lose("this server is restarting")
 
     def lose(self, reason: str) -> None:
         """This process owns the table no more (scale-out): stop, write nothing more, and
