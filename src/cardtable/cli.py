@@ -10,12 +10,13 @@ import argparse
 import gc
 import importlib.util
 import json
+import os
 import random
 import re
 import secrets
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,19 +54,33 @@ def build_parser() -> argparse.ArgumentParser:
                             "and DATABASE_URL on PostgreSQL; docs/deploy.md)")
     _game_module_option(serve)
 
-    arena = commands.add_parser("arena", help="seeded bot-vs-bot matches of a game",
-                                description="Play seeded matches between the computer "
-                                            "players of GAME and report how they went.")
+    arena = commands.add_parser("arena", help="computer players against each other",
+                                description="Play seeded matches of GAME between computer "
+                                            "players, seats rotating, in parallel processes, "
+                                            "and report how each played.")
     arena.add_argument("game", metavar="GAME", help="a game with a computer player")
+    arena.add_argument("--seats", metavar="A,B,...",
+                       help="who plays: levels (easy, normal, hard, expert), random, or a "
+                            "plug-in FILE.py:FACTORY; one per seat, one per side, or one for "
+                            "all (default: normal everywhere)")
     arena.add_argument("--games", type=int, default=100, metavar="N", help="matches to play")
     arena.add_argument("--players", type=int, metavar="P",
-                       help="seats per match (default: 2 if the game is played by two, "
-                            "else its usual count)")
+                       help="seats per match (default: the game's usual count)")
     arena.add_argument("--seed", type=int, default=0, metavar="S",
-                       help="the first match's seed (match i plays seed S+i)")
+                       help="the first deal's seed (each deal is played once per rotation)")
     arena.add_argument("--preset", help="rules preset (default: the game's default)")
+    arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
+                       help="worker processes (default: one per core; 1 plays in this one)")
+    arena.add_argument("--budget", type=float, metavar="SECONDS",
+                       help="an expert's thinking time per decision (default "
+                            "cardtable.bots.levels.EXPERT_BUDGET)")
+    arena.add_argument("--heap", type=int, default=0, metavar="N",
+                       help="hold N live matches in every worker, as a busy server does, so "
+                            "that decision times include its collector's passes")
+    arena.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
     arena.add_argument("--random", action="append", default=[], type=int, metavar="SEAT",
-                       help="a seat played by a seeded random player instead (repeatable)")
+                       help="a seat played by a seeded random player (repeatable; without "
+                            "--seats)")
     arena.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        dest="settings", help="an option on top of the preset (JSON value), "
                                              "e.g. --set target=200; repeatable")
@@ -114,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "play":
         return play(args.game, args.preset, args.target, args.seed)
     return arena(args.game, args.games, args.players, args.seed, args.preset, args.settings,
-                 args.random, args.game_modules)
+                 args.random, args.game_modules, seats=args.seats, jobs=args.jobs,
+                 budget=args.budget, heap=args.heap, json_path=args.json)
 
 
 def play(game: str, preset: str, target: int | None, seed: int | None) -> int:
@@ -165,25 +181,20 @@ def serve(host: str, port: int, data_dir: Path | None, game_modules: list[str],
 
 def arena(game: str, games: int, players: int | None, seed: int, preset: str | None,
           settings: list[str], random_seats: list[int] | None = None,
-          game_modules: list[str] | None = None) -> int:
-    """Bot against bot: seeded matches, with the figures that tell whether the bots work.
+          game_modules: list[str] | None = None, seats: str | None = None, jobs: int = 1,
+          budget: float | None = None, heap: int = 0, json_path: Path | None = None) -> int:
+    """Computer against computer: seeded matches, seats rotating, with the figures that
+    tell how each player plays (:mod:`cardtable.bots.arena`).
 
-    Any registered game plays (its descriptor names its bot), a plug-in's too: the
+    Any registered game plays (its descriptor names its bots), a plug-in's too: the
     modules of ``$CARDTABLE_GAME_MODULES`` and ``game_modules`` are imported first.
-    ``players`` defaults to 2 when the game is played by two, else to its usual
-    count.  Match ``i`` deals from
-    ``random.Random(seed + i)``.  A move the engine refuses
-    is counted as illegal and replaced by a seeded random legal move, so one bad
-    decision does not hide the rest.  ``random_seats`` are played by a random
-    player (a yardstick: the bots should beat it by far); only the bots' moves and
-    time are counted.
+    ``players`` defaults to the game's usual count (Spades: four, in sides of two).
+    Exit status: 0, 1 if any move was illegal, 2 for a bad command line.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-    from rich.table import Table
 
-    from cardtable.bots.levels import bot_for
-    from cardtable.engine import GAMES, IllegalAction, get_game
+    from cardtable.bots.arena import parse_seats
+    from cardtable.engine import GAMES, get_game
     from cardtable.server.config import game_modules_from_env, load_game_modules
 
     console, errors = Console(), Console(stderr=True)
@@ -202,7 +213,7 @@ def arena(game: str, games: int, players: int | None, seed: int, preset: str | N
         return fail(f"no computer player for {game!r}; games: {', '.join(GAMES)}")
     descriptor = get_game(game)
     if players is None:
-        players = 2 if 2 in descriptor.players else descriptor.players[0]
+        players = descriptor.players[0]
     try:
         overrides: dict[str, Any] = {"preset": preset} if preset else {}
         for item in settings:
@@ -214,97 +225,67 @@ def arena(game: str, games: int, players: int | None, seed: int, preset: str | N
             except json.JSONDecodeError:
                 overrides[key] = text  # a bare word: a string option
         options = descriptor.options.from_dict(overrides)
-        if players not in descriptor.players or games < 1:
-            raise ValueError(f"{game} seats {', '.join(map(str, descriptor.players))} players "
-                             "and --games must be at least 1")
+        if players not in descriptor.players or games < 1 or jobs < 1 or heap < 0:
+            raise ValueError(f"{game} seats {', '.join(map(str, descriptor.players))} players; "
+                             "--games and --jobs must be at least 1")
         if any(not 0 <= s < players for s in random_seats or []):
             raise ValueError(f"--random names a seat from 0 to {players - 1}")
+        if seats is not None and random_seats:
+            raise ValueError("--random goes without --seats (name 'random' in --seats)")
+        entrants = parse_seats(seats, random_seats or [], players, descriptor.teams(players))
     except ValueError as error:
         return fail(str(error))
-    choose = bot_for(game)
-    stats = _ArenaStats(players, set(random_seats or []))
-    # The modules imported so far are there for good: leave them out
-    # of the garbage collector's full passes, which would otherwise land, 50 ms at a time,
-    # in whichever decision happens to be running.
-    gc.collect()
-    gc.freeze()
+    return _run_arena(console, game, options.to_dict(), players, entrants, games, seed, jobs,
+                      budget, heap, json_path, set(random_seats or []))
+
+
+def _run_arena(console: Any, game: str, options: dict[str, Any], players: int,
+               entrants: list[Any], games: int, seed: int, jobs: int, budget: float | None,
+               heap: int, json_path: Path | None, random_seats: set[int]) -> int:
+    import multiprocessing
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from cardtable.bots import arena as matches
+    from cardtable.bots.arena_report import ArenaTally
+
+    tally = ArenaTally([e.label for e in entrants])
+    # A seat given to the random player stays that seat: the yardstick is per seat.
+    work = list(matches.jobs(game, options, players, entrants, games, seed, budget,
+                             rotate=not random_seats))
     started = time.perf_counter()
+    title = f"{game}, {players} players: {' v '.join(tally.entrants)}"
+    # Workers are forked before the progress bar starts its thread, and inherit the games
+    # registered so far (a plug-in's too).
+    pool = None if jobs == 1 else multiprocessing.get_context("fork").Pool(
+        jobs, matches.worker_start, (game, heap))
+    frozen = gc.get_freeze_count()
     try:
         with Progress("[progress.description]{task.description}", BarColumn(),
                       MofNCompleteColumn(), TimeRemainingColumn(), console=console) as progress:
-            task = progress.add_task(f"{game}, {players} players", total=games)
-            for i in range(games):
-                state = descriptor.new_match(options, players, random.Random(seed + i))
-                stats.play(state, choose, random.Random(-1 - seed - i), IllegalAction)
-                progress.advance(task)
-    finally:
-        gc.unfreeze()
-    stats.report(console, Table, game, time.perf_counter() - started)
-    return 1 if stats.illegal else 0
-
-
-class _ArenaStats:
-    """What ``arena`` counts while the bots play."""
-
-    def __init__(self, players: int, random_seats: set[int]):
-        self.random_seats = random_seats
-        self.games = self.hands = self.turns = self.decisions = self.illegal = 0
-        self.wins = [0.0] * players
-        self.thinking = 0.0
-        self.times: list[float] = []  # CPU seconds of every decision
-
-    def play(self, state: Any, choose: Callable[[dict[str, Any]], Any], rng: random.Random,
-             illegal: type[Exception]) -> None:
-        last: int | None = None
-        while not state.is_over():
-            seat = state.current_player()
-            if seat in self.random_seats:
-                action = rng.choice(state.legal_actions())
+            task = progress.add_task(title, total=games)
+            if pool is None:
+                matches.worker_start(game, heap)
+                for job in work:
+                    tally.add(matches.play_match(job))
+                    progress.advance(task)
             else:
-                view = state.view(seat)
-                clock = time.thread_time()  # CPU time: other processes don't count
-                action = choose(view)
-                spent = time.thread_time() - clock
-                self.thinking += spent
-                self.times.append(spent)
-                self.decisions += 1
-            if action.type == "deal":
-                last = None  # a new hand: its first player's turn is a new turn
-            elif seat != last:
-                self.turns, last = self.turns + 1, seat
-            try:
-                state.apply(action)
-            except illegal:
-                self.illegal += 1
-                state.apply(rng.choice(state.legal_actions()))
-        result = state.result()
-        self.games += 1
-        self.hands += len(result.get("hands", []))
-        winners = result.get("winners") or result.get("winning_seats")
-        if winners is None and result.get("winner") is not None:
-            winners = [result["winner"]]
-        for seat in winners or []:
-            self.wins[seat] += 1 / len(winners)
-
-    def report(self, console: Any, table_type: Any, game: str, seconds: float) -> None:
-        table = table_type(title=f"Bot arena: {game}", show_header=False)
-        table.add_row("games played", f"{self.games:,}")
-        table.add_row("hands played", f"{self.hands:,}")
-        table.add_row("illegal moves", f"{self.illegal:,}")
-        hands = max(self.hands, 1)
-        table.add_row("average hand length", f"{self.turns / hands:.1f} turns "
-                                             f"({self.decisions / hands:.1f} bot decisions)")
-        share = "  ".join(f"seat {s}{' (random)' if s in self.random_seats else ''}: "
-                          f"{w / max(self.games, 1):.1%}" for s, w in enumerate(self.wins))
-        table.add_row("win share per seat", share)
-        rate = self.decisions / self.thinking if self.thinking else 0.0
-        table.add_row("decisions/second", f"{rate:,.0f} (bot CPU time)")
-        times = sorted(self.times) or [0.0]
-        table.add_row("decision time", f"median {times[len(times) // 2] * 1000:.2f} ms, "
-                                       f"99% {times[len(times) * 99 // 100] * 1000:.2f} ms, "
-                                       f"slowest {times[-1] * 1000:.1f} ms")
-        table.add_row("wall time", f"{seconds:.1f} s")
-        console.print(table)
+                for report in pool.imap_unordered(matches.play_match, work, chunksize=1):
+                    tally.add(report)
+                    progress.advance(task)
+    finally:
+        if pool is not None:
+            pool.terminate()
+        elif not frozen:
+            gc.unfreeze()
+    seconds = time.perf_counter() - started
+    tally.print(console, f"Bot arena: {title}", seconds, random_seats)
+    if json_path is not None:
+        tally.write_json(json_path, {"game": game, "players": players, "options": options,
+                                     "seats": [e.spec for e in entrants], "seed": seed,
+                                     "budget": budget, "heap": heap, "jobs": jobs,
+                                     "wall_seconds": seconds})
+    return 1 if tally.illegal else 0
 
 
 def bench(name: str, argv: list[str]) -> int:

@@ -143,7 +143,8 @@ def test_defaults_depend_on_whether_people_are_invited() -> None:
     with_friend = TableSettings.create(players=2, invited=True)
     alone = TableSettings.create(players=4, invited=False)
     assert with_friend.to_json() == {"turn_time": 30, "private": True, "spectators": True,
-                                     "spectator_chat": True, "levels": ["normal", "normal"]}
+                                     "spectator_chat": True, "levels": ["normal", "normal"],
+                                     "hints": True}
     assert alone.turn_time == 0 and alone.levels == ("normal",) * 4
 
 
@@ -151,7 +152,8 @@ def test_create_applies_what_the_creator_gave() -> None:
     settings = TableSettings.create(2, False, {"turn_time": 15, "private": False,
                                                "levels": ["easy", "normal"]})
     assert settings.to_json() == {"turn_time": 15, "private": False, "spectators": True,
-                                  "spectator_chat": True, "levels": ["easy", "normal"]}
+                                  "spectator_chat": True, "levels": ["easy", "normal"],
+                                  "hints": True}
     with pytest.raises(ValueError, match="turn_time"):
         TableSettings.create(2, True, {"turn_time": 45})
 
@@ -168,9 +170,10 @@ def test_every_turn_time_is_accepted(turn_time: int) -> None:
     ({"turn_time": True}, "turn_time"),
     ({"private": "yes"}, "private"),
     ({"spectators": 1}, "spectators"),
+    ({"hints": "off"}, "hints"),
     ({"levels": ["easy"]}, "levels: give one level per seat (2)"),
     ({"levels": ["easy", "normal", "easy"]}, "levels: give one level per seat (2)"),
-    ({"levels": ["hard", "normal"]}, "levels"),
+    ({"levels": ["master", "normal"]}, "levels"),
     ({"levels": "easy"}, "levels"),
     ({"colour": "red"}, "colour"),
 ])
@@ -187,7 +190,8 @@ def test_merged_changes_only_what_is_given() -> None:
     settings = TableSettings.create(3, True)
     changed = settings.merged({"spectator_chat": False, "levels": ["normal", "easy", "easy"]}, 3)
     assert changed.to_json() == {"turn_time": 30, "private": True, "spectators": True,
-                                 "spectator_chat": False, "levels": ["normal", "easy", "easy"]}
+                                 "spectator_chat": False, "levels": ["normal", "easy", "easy"],
+                                 "hints": True}
     assert settings.spectator_chat is True  # the original is untouched
     assert changed.merged({}, 3) == changed
 
@@ -195,9 +199,11 @@ def test_merged_changes_only_what_is_given() -> None:
 def test_from_record_fills_in_what_old_records_lack() -> None:
     assert TableSettings.from_record({}, 2, invited=False).to_json() == {
         "turn_time": 0, "private": True, "spectators": True, "spectator_chat": True,
-        "levels": ["normal", "normal"]}
+        "levels": ["normal", "normal"], "hints": True}
     # The defaults of a new table of its kind: invited people get a turn clock.
     assert TableSettings.from_record({}, 2, invited=True).turn_time == 30
     stored = {"turn_time": 60, "private": False, "spectators": False, "spectator_chat": False,
               "levels": ["normal", "easy"]}
-    assert TableSettings.from_record(stored, 2, invited=True).to_json() == stored
+    # A table stored before hints existed has them on.
+    assert TableSettings.from_record(stored, 2, invited=True).to_json() == {**stored,
+                                                                          "hints": True}

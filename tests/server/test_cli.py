@@ -393,9 +393,27 @@ def test_arena_counts_an_illegal_move_and_plays_on(
         return choose
 
     monkeypatch.setattr(levels, "bot_for", sometimes_wrong)
-    assert cli.main(["arena", "rummy", "--games", "1", "--set", "deals=1"]) == 1
+    assert cli.main(["arena", "rummy", "--games", "1", "--set", "deals=1", "--jobs", "1"]) == 1
     out = capsys.readouterr().out
     assert not re.search(r"illegal moves\s*│\s*0\b", out), out
+
+
+def test_arena_pits_levels_in_worker_processes_and_writes_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two processes, seats rotating (sides of two in Spades), the figures per player."""
+    out_file = tmp_path / "arena.json"
+    args = ["arena", "spades", "--seats", "normal,easy", "--games", "4", "--jobs", "2",
+            "--set", "target=100", "--json", str(out_file)]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "spades, 4 players: normal v easy" in out
+    for figure in ("match win share", "net points/hand", "contract made", "decision ms p50"):
+        assert figure in out, out
+    figures = json.loads(out_file.read_text())
+    assert figures["games"] == 4 and figures["illegal"] == 0 and figures["jobs"] == 2
+    assert figures["entrants"]["normal"]["matches"] == figures["entrants"]["easy"]["matches"] == 4
+    assert figures["entrants"]["normal"]["seats"] == 8  # two seats a match
+    assert figures["hands"] >= 4
 
 
 def test_arena_refuses_a_game_without_a_bot_or_a_bad_option(
@@ -405,3 +423,8 @@ def test_arena_refuses_a_game_without_a_bot_or_a_bad_option(
     assert cli.main(["arena", "rummy", "--set", "target=-4"]) == 2
     assert "target" in capsys.readouterr().err
     assert cli.main(["arena", "rummy", "--players", "9"]) == 2
+    assert cli.main(["arena", "gin", "--seats", "grandmaster,hard"]) == 2
+    assert "no level" in capsys.readouterr().err
+    assert cli.main(["arena", "gin", "--seats", "hard,normal,easy"]) == 2
+    assert cli.main(["arena", "gin", "--seats", "hard,normal", "--random", "1"]) == 2
+    assert cli.main(["arena", "gin", "--jobs", "0"]) == 2

@@ -119,7 +119,7 @@ async def test_the_host_changes_settings_and_everyone_is_told(server: ServerProc
     grant, _, ann, bob, _ = await friends(server)
     spectator = await watch(server, grant)
     wanted = {"turn_time": 60, "private": False, "spectators": True, "spectator_chat": False,
-              "levels": ["easy", "normal"]}
+              "levels": ["easy", "normal"], "hints": False}
     await change(ann, wanted)
     for ws in (ann, bob, spectator):
         table = await recv_type(ws, "table")
@@ -201,7 +201,8 @@ async def test_when_the_host_leaves_the_next_person_is_host(server: ServerProces
     ({"turn_time": "30"}, None, "turn_time"),
     ({"levels": ["easy"]}, None, "levels: give one level per seat (2)"),
     ({"levels": ["easy", "easy", "easy"]}, None, "levels: give one level per seat (2)"),
-    ({"levels": ["hard", "normal"]}, None, "levels"),
+    ({"levels": ["master", "normal"]}, None, "levels: unknown computer level 'master'"),
+    ({"hints": "off"}, None, "hints"),
     ({"colour": "red"}, None, "colour"),
     ({"private": "no"}, None, "private"),
     ({"turn_time": 60}, {"target": -5}, "option 'target'"),  # all or nothing

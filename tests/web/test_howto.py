@@ -280,11 +280,11 @@ def test_computers_are_named_alike_on_the_join_page_and_the_seat_chips(
         page.goto(f"{base_url}/t/{grant['code']}")  # not seated: the join page
         page.wait_for_selector(".lobby-seats li")
         listed = page.eval_on_selector_all(".lobby-seats li", NAME_AND_TAG)
-        assert listed == [["Ann", ""], ["Computer 2", "easy bot"], ["Computer 3", "bot"]]
+        assert listed == [["Ann", ""], ["Computer 2", "· Easy"], ["Computer 3", "· Normal"]]
         seat(page, base_url, grant)
         page.wait_for_selector('.seat-chip[data-seat="2"]')
         chips = page.eval_on_selector_all(".seat-chip[data-seat]", NAME_AND_TAG)
-        assert chips == [["You", ""], ["Computer 2", "easy bot"], ["Computer 3", "bot"]]
+        assert chips == [["You", ""], ["Computer 2", "· Easy"], ["Computer 3", "· Normal"]]
         label = page.get_attribute('.seat-chip[data-seat="1"]', "aria-label") or ""
         assert label.startswith("Computer 2, computer, easy")
     finally:

@@ -259,7 +259,7 @@ class RummyKeys(KeyboardPlayer):
             return "lay off"
         # After a meld or lay-off the next view marks the discards: wait for it to be drawn.
         if not self.page.locator(f"{self.hand}.discardable").count():
-            self.page.wait_for_selector(f"{self.hand}.discardable", timeout=5_000)
+            self.page.wait_for_selector(f"{self.hand}.discardable", timeout=15_000)
         cards = self.page.eval_on_selector_all(
             f"{self.hand}.discardable",
             "els => els.map(e => [e.dataset.key, e.dataset.card, e.classList.contains('fits')])")

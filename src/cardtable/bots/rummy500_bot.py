@@ -103,3 +103,9 @@ JUDGEMENT = Rummy500Judgement()
 def choose(view: View) -> Action:
     """The bot's move for the seat of ``view``."""
     return tablemeld_bot.choose(view, JUDGEMENT)
+
+
+def overlooks(view: View, best: Action, legal: list[Action]) -> list[Action]:
+    """An easy computer's missed pickups and unseen melds
+    (:func:`cardtable.bots.tablemeld_bot.overlooks`)."""
+    return tablemeld_bot.overlooks(view, best, legal, choose)

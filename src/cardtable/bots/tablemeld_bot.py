@@ -33,6 +33,7 @@ Action('deal')
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 from cardtable.engine.api import Action
@@ -41,7 +42,7 @@ from cardtable.engine.cards import JOKER, parse
 from .tablemeld_eval import CARDS, Evaluator, Plan, neighbours
 from .tablemeld_judgement import Judgement, Seen, View
 
-__all__ = ["Judgement", "Seen", "View", "choose"]
+__all__ = ["Judgement", "Seen", "View", "choose", "overlooks"]
 
 PLACEMENTS = ("meld", "lay_off", "swap_joker")
 MAX_EVALUATED_HAND = 21  # deeper Rummy 500 pickups are not weighed (a search too long)
@@ -386,3 +387,22 @@ def _size(action: Action) -> int:
 def _jokers(action: Action) -> int:
     return sum(c >= JOKER for c in action.cards) + sum(c >= JOKER for m in action.melds
                                                          for c in m)
+
+
+PICKUPS = frozenset({"draw_discard"})
+PLACINGS = frozenset({"meld", "lay_off"})
+
+
+def overlooks(view: View, best: Action, legal: list[Action],
+              choose_move: Callable[[View], Action]) -> list[Action]:
+    """What an easy computer plays when it overlooks ``best`` (the bot's move), as a
+    learner does: a pickup from the pile missed (it draws from the stock instead), a
+    meld or lay-off not seen (it goes on to the discard its bot would make with nothing
+    else on offer).  Empty for every other move."""
+    if best.type in PICKUPS:
+        return [a for a in legal if a.type == "draw_stock"]
+    if best.type in PLACINGS:
+        discards = [a for a in legal if a.type == "discard"]
+        if discards:
+            return [choose_move({**view, "legal": [a.to_json() for a in discards]})]
+    return []

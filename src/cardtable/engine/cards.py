@@ -72,6 +72,24 @@ def str_card(c: int) -> str:
     return _NAMES[c]
 
 
+def pretty_card(c: int) -> str:
+    """A card as players write it: ``"7♥"``, ``"10♦"``, ``"A♠"``, ``"Joker"``.
+
+    >>> pretty_card(card("Td")), pretty_card(card("As")), pretty_card(JOKER)
+    ('10♦', 'A♠', 'Joker')
+    """
+    text = str_card(c)
+    if c >= JOKER:
+        return "Big Joker" if text == "Bj" else "Joker"
+    rank_text = "10" if text[0] == "T" else text[0]
+    return rank_text + SUIT_SYMBOLS[suit(c)]
+
+
+def pretty_cards(cards: Iterable[int]) -> str:
+    """Cards as players write them, with spaces: ``"7♥ 8♥ 9♥"``."""
+    return " ".join(pretty_card(c) for c in cards)
+
+
 def card(text: str) -> int:
     """Parse one card; accepts ``"10d"`` and any letter case."""
     found = _CARD_OF_TEXT.get(text.strip().lower())

@@ -44,7 +44,8 @@ class Descriptor:
     players: tuple[int, ...]
     """Seat counts a match may have, the usual one first."""
     bot: str
-    """The module of its computer player (``choose(view) -> Action``)."""
+    """The module of its computer player (``choose(view) -> Action``): the ``normal``
+    level, and ``easy`` with slips."""
     order: int = 100
     """Place in menus (the lobby, the home page, ``GAMES``)."""
     partnerships: int | None = None
@@ -66,6 +67,10 @@ class Descriptor:
     card, or the computer's own move."""
     drop_after_misses: int | None = None
     """The missed turn in a row that is played as a ``drop`` (Indian Rummy: 3)."""
+    hard_bot: str | None = None
+    """The module of its strong computer player (``choose(view) -> Action`` and
+    ``hint(view, action) -> str``): the ``hard`` level, the hints, and the policy the
+    ``expert`` level searches with.  ``None``: :attr:`bot` plays those too."""
     rules: str = ""
     """The rules in brief, for players (the how-to page): a few paragraphs separated by
     blank lines; a paragraph of lines that start with ``- `` is a list. Indentation

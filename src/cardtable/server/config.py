@@ -90,6 +90,8 @@ class ServerConfig:
     CARDTABLE_REDIS_PREFIX     the namespace of every Redis key and channel    cardtable
     CARDTABLE_LEASE_TTL        seconds a table's owner lease lasts unrenewed   3
     CARDTABLE_NODE_ID          this process's name in the cluster              random
+    CARDTABLE_EXPERT_BUDGET    seconds an expert computer thinks per move      0.5
+                               at most (CPU time, in a thread of its own)
     =========================  ==============================================  =========
     """
 
@@ -116,6 +118,7 @@ class ServerConfig:
     redis_prefix: str = "cardtable"
     lease_ttl: float = 3.0
     node_id: str | None = None
+    expert_budget: float = 0.5  # see bots/levels.py EXPERT_BUDGET
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None, *, game_modules: Iterable[str] = (),
@@ -138,6 +141,7 @@ class ServerConfig:
             data_dir=data_dir or default_data_dir(env),
             database_url=database or None,
             bot_delay=_number(env, "CARDTABLE_BOT_DELAY", 0.8),
+            expert_budget=_number(env, "CARDTABLE_EXPERT_BUDGET", 0.5),
             allowed_origins=_names(env.get("CARDTABLE_ALLOWED_ORIGINS", "")),
             frame_rate=rate,
             frame_burst=max(1, int(rate * 2)),

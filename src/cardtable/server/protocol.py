@@ -144,12 +144,24 @@ class EndVote(_Strict):
     d: EndData = Field(default_factory=EndData)
 
 
+class HintData(_Strict):
+    id: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+
+
+class AskHint(_Strict):
+    """What would a strong player do now? Answered to the sender only (:class:`Hint`)."""
+
+    t: Literal["hint"]
+    v: int | None = None
+    d: HintData = Field(default_factory=HintData)
+
+
 AnyClientFrame = (Hello | Act | Sync | Rematch | Ping | Empty | ChangeSettings | Chat | Mute
-                  | EndVote)
+                  | EndVote | AskHint)
 ClientFrame = Annotated[AnyClientFrame, Field(discriminator="t")]
 _CLIENT: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
 CLIENT_TYPES = ("hello", "act", "sync", "rematch", "ping", "start", "resume", "leave",
-                "settings", "chat", "mute", "end")
+                "settings", "chat", "mute", "end", "hint")
 
 
 MAX_DEPTH = 32  # arrays and objects inside each other; a real frame needs about 4
@@ -355,6 +367,14 @@ class ErrorData(BaseModel):
     code: str
     message: str
     id: str | None = None
+
+
+class Hint(BaseModel):
+    """The answer to :class:`AskHint`: one of the seat's legal actions and why."""
+
+    id: str | None = None  # the asking frame's id
+    action: dict[str, JSON]
+    text: str
 
 
 class SeatsData(BaseModel):

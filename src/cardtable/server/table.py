@@ -54,6 +54,7 @@ from .table_commands import (
 )
 from .table_commit import Journal, SaveFailed
 from .table_eviction import Eviction, Home
+from .table_hints import answer_hint
 from .table_presence import Presence, host_of
 from .table_replay import Replayed, rebuild, without_last_move
 from .table_settings import TableSettings, is_express, settings_of
@@ -198,6 +199,8 @@ class Table:
                 await self.talk.say(self, conn, chat.d.text)
             case FromClient(conn=conn, frame=p.Mute() as mute):
                 await self.talk.mute(self, conn, mute.d.seat, mute.d.muted)
+            case FromClient(conn=conn, frame=p.AskHint() as ask):
+                answer_hint(self, conn, ask)
             case FromClient(conn=conn, frame=p.EndVote() as vote):
                 await self.talk.end_vote(self, conn, vote.d.agree)
             case FromClient(conn=conn, frame=p.ChangeSettings() as change):

@@ -112,8 +112,8 @@ Command = (FromClient | Join | Attach | Detach | Info | ComputerMove | TurnTimeo
            | GraceOver | SpectatorCount | Heal | Evict | HandOver)
 
 # Frames served from memory: chat and mutes are saved apart from the log, a resume
-# changes nothing the log says.
-_READ_FRAMES = (p.Hello, p.Sync, p.Ping, p.Chat, p.Mute)
+# changes nothing the log says, a hint is no move (table_hints).
+_READ_FRAMES = (p.Hello, p.Sync, p.Ping, p.Chat, p.Mute, p.AskHint)
 
 
 def needs_log(command: Command) -> bool:
@@ -137,8 +137,8 @@ def describe(command: Command) -> str:
 
 
 def ref_of(command: Command) -> str | None:
-    """The command id an answer to ``command`` carries (an act's), else None."""
-    if isinstance(command, FromClient) and isinstance(command.frame, p.Act):
+    """The command id an answer to ``command`` carries (an act's or a hint's), else None."""
+    if isinstance(command, FromClient) and isinstance(command.frame, p.Act | p.AskHint):
         return command.frame.d.id
     return None
 

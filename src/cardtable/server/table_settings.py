@@ -7,8 +7,12 @@ setting             meaning                                        default
 ``private``         kept out of the public lobby                   true
 ``spectators``      people may watch                               true
 ``spectator_chat``  spectators may chat among themselves           true
-``levels``          computer level per seat ("easy", "normal")     "normal" everywhere
+``levels``          computer level per seat (one of ``LEVELS``)    "normal" everywhere
+``hints``           players may ask for hints (``table_hints``)    true
 ==================  =============================================  ===============================
+
+A computer level is one of ``cardtable.bots.levels.LEVELS``; that tuple is the only list
+of them (the browser reads it from ``GET /api/games``).
 
 >>> TableSettings.create(players=2, invited=True).turn_time
 30
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from ..bots.levels import LEVELS
 from ..engine import get_game
@@ -30,7 +34,7 @@ from ..engine.api import Options
 from ..store import TableRecord
 
 TURN_TIMES = (0, 15, 30, 60)
-Level = Literal["easy", "normal"]
+DEFAULT_LEVEL = "normal"
 
 
 class TableSettings(BaseModel):
@@ -40,14 +44,23 @@ class TableSettings(BaseModel):
     private: bool = True
     spectators: bool = True
     spectator_chat: bool = True
-    levels: tuple[Level, ...] = ()
+    levels: tuple[str, ...] = ()
+    hints: bool = True
+
+    @field_validator("levels")
+    @classmethod
+    def _known_levels(cls, levels: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [level for level in levels if level not in LEVELS]
+        if unknown:
+            raise ValueError(f"unknown computer level {unknown[0][:16]!r}; levels: "
+                             f"{', '.join(LEVELS)}")
+        return levels
 
     @classmethod
     def create(cls, players: int, invited: bool, given: dict[str, Any] | None = None
                ) -> TableSettings:
         """The settings of a new table: defaults for its kind, then what the creator gave."""
-        normal: Level = "normal"
-        base = cls(turn_time=30 if invited else 0, levels=(normal,) * players)
+        base = cls(turn_time=30 if invited else 0, levels=(DEFAULT_LEVEL,) * players)
         return base.merged(given or {}, players)
 
     @classmethod
@@ -68,14 +81,13 @@ class TableSettings(BaseModel):
         except ValidationError as error:
             first = error.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "settings"
-            message = first["msg"]
+            message = first["msg"].removeprefix("Value error, ")
             if where == "turn_time":
                 message = "Input should be " + ", ".join(map(str, TURN_TIMES[:-1])) + \
                     f" or {TURN_TIMES[-1]}"
             raise ValueError(f"{where}: {message}") from None
         if len(settings.levels) != players:
             raise ValueError(f"levels: give one level per seat ({players})")
-        assert set(settings.levels) <= set(LEVELS)
         return settings
 
     def to_json(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ after a server restart, which credits the outage).
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ from .table_replay import STANDIN_AFTER
 from .table_settings import TableSettings
 
 AUTOMATIC_FOLLOW_UPS = 4  # at most this many further moves finish a timed-out turn
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -82,16 +85,20 @@ class Turns:
 
     def __init__(self, game: Descriptor, config: ServerConfig, rng: random.Random):
         self.game, self.config = game, config
-        self.rng = rng  # only the easy computers' slips
+        self.rng = rng  # the easy computers' slips, the seeds of the experts' worlds
         self.clock: TurnClock | None = None
         self.last_move: tuple[int | None, str] = (None, "")  # who moved last, and what kind
         self._bot_timer: asyncio.TimerHandle | None = None  # a computer's move on its way
+        self._thinking: asyncio.Task[None] | None = None  # an expert's search on its way
+        self._prepared: tuple[int, Action] | None = None  # (version, move) it found
 
     def stop(self) -> None:
         """Cancel the clock and a computer's move on its way (the table is stopping)."""
         self.stop_clock()
         if self._bot_timer is not None:
             self._bot_timer.cancel()
+        if self._thinking is not None:
+            self._thinking.cancel()  # its thread finishes its world; the move is dropped
 
     def stop_clock(self) -> None:
         if self.clock is not None:
@@ -169,17 +176,61 @@ class Turns:
         delay = self.config.bot_delay
         if self.game.only_dealing(table.state):
             delay *= 5  # leave people time to read the showdown before the next deal
+        elif self._level(table, table.state.current_player()) == "expert":
+            self._think(table, delay)
+            return
         self._bot_timer = asyncio.get_running_loop().call_later(
             delay, table.post, ComputerMove(table.version))
+
+    def _level(self, table: TurnsHost, seat: int | None) -> str:
+        """The level of the computer playing ``seat`` (stand-ins play at ``normal``)."""
+        if seat is not None and table.record.seats[seat].kind == "bot":
+            return table.table_settings.levels[seat]
+        return "normal"
+
+    def _think(self, table: TurnsHost, delay: float) -> None:
+        """Start an expert's search in a thread of its own, on a private copy of the
+        match in which every card its seat cannot see is dealt anew (the search never
+        touches the live state, which goes on changing meanwhile), and post its move once
+        the usual delay has passed too.  The table keeps answering while it thinks."""
+        seat, version = table.state.current_player(), table.version
+        assert seat is not None
+        view = table.state.view(seat)
+        private = table.state.resample(seat, random.Random(self.rng.getrandbits(64)))
+        seed = self.rng.getrandbits(64)
+        game, budget = self.game.name, self.config.expert_budget
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+
+        def search() -> Action:
+            try:
+                return levels.choose(game, "expert", view, random.Random(seed),
+                                     sampler=lambda rng: private.resample(seat, rng),
+                                     budget=budget)
+            except Exception:  # a search bug must not stall the table: hard's move stands
+                log.exception("expert search failed at %s; playing hard's move", game)
+                return levels.choose(game, "hard", view, random.Random(seed))
+
+        async def think() -> None:
+            action = await asyncio.to_thread(search)
+            self._prepared = (version, action)
+            self._bot_timer = loop.call_later(max(0.0, delay - (loop.time() - started)),
+                                              table.post, ComputerMove(version))
+
+        self._thinking = asyncio.ensure_future(think())
 
     # -- moves the server makes -----------------------------------------------------------
 
     def _computer_choice(self, table: TurnsHost, seat: int) -> Action:
         """The move of the computer playing ``seat`` (at its level; stand-ins play well)."""
-        level = "normal"
-        if table.record.seats[seat].kind == "bot":
-            level = table.table_settings.levels[seat]
-        return levels.choose(self.game.name, level, table.state.view(seat), self.rng)
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and prepared[0] == table.version:
+            return prepared[1]  # an expert's search, made for this very position
+        level = self._level(table, seat)
+        state = table.state
+        return levels.choose(self.game.name, level, state.view(seat), self.rng,
+                             sampler=lambda rng: state.resample(seat, rng),
+                             budget=self.config.expert_budget)
 
     async def computer_move(self, table: TurnsHost, version: int) -> None:
         seat = table.state.current_player()

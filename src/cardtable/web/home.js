@@ -12,6 +12,7 @@ import { h, replace } from "./dom.js";
 import { presetTitle } from "./howto.js";
 import { mountLobby } from "./lobby.js";
 import { guestName, prefs, rememberSeat, setGuestName, setPref } from "./state.js";
+import { levelChoices } from "./table_settings.js";
 import { suitIcon } from "./cards.js";
 
 // A screen with room for the table settings open from the start (until the player
@@ -145,7 +146,6 @@ function seatPlanner(onChange) {
 }
 
 const TURN_TIMES = [[0, "Off"], [15, "15 s"], [30, "30 s"], [60, "60 s"]];
-const LEVELS = [["normal", "Normal"], ["easy", "Easy"]];
 
 function checkField(id, text, checked, hint) {
   const input = h("input", { type: "checkbox", id, checked, "aria-describedby": hint ? `${id}-hint` : null });
@@ -170,13 +170,13 @@ function tableSettings(onExpress) {
   const levelsBox = h("div", { class: "levels" });
   const levels = []; // chosen per seat, kept while the player count changes
 
-  /** One Easy/Normal choice per other seat: the level of a computer playing it. */
+  /** One level choice per other seat (Easy … Expert): the level of a computer playing it. */
   function showSeats(game, count) {
     const selects = [];
     for (let seat = 1; seat < count; seat += 1) {
       const id = `level-${seat}`;
       const select = h("select", { id },
-        LEVELS.map(([value, text]) => h("option", { value, selected: (levels[seat] || "normal") === value }, text)));
+        levelChoices(game).map(([value, text]) => h("option", { value, selected: (levels[seat] || "normal") === value }, text)));
       select.addEventListener("change", () => { levels[seat] = select.value; });
       const text = count === 2 ? "Computer level" : seatLabel(game, count, seat);
       selects.push(h("div", { class: "seat-kind" }, h("label", { for: id }, text), select));
@@ -202,7 +202,7 @@ function tableSettings(onExpress) {
     if (express.input.checked && !express.el.hidden) parts.push("express");
     if (listed.input.checked) parts.push("in the lobby");
     if (!spectators.input.checked) parts.push("no spectators");
-    if (levels.some((level) => level === "easy")) parts.push("easy computer");
+    for (const level of new Set(levels.filter((l) => l && l !== "normal"))) parts.push(`${level} computer`);
     return parts.length ? parts.join(" · ") : "usual settings";
   }
 

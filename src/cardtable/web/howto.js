@@ -66,7 +66,8 @@ async function keysLine(name) {
   const board = BOARD_OF[name] || name;
   try {
     const module = await import(`./games/${board.replace(/[^a-z0-9_]/g, "")}.js`);
-    if (typeof module.HELP === "string" && module.HELP) return module.HELP;
+    // H (a hint) is the table's, the same on every board (table_hint.js).
+    if (typeof module.HELP === "string" && module.HELP) return `${module.HELP} · H hint`;
   } catch {
     // no board module for this game (a plug-in drawn only in the terminal): no key line
   }
@@ -151,7 +152,7 @@ export function howtoSections(game, { headingLevel = 2 } = {}) {
       here ? h("ul", null, here.map((line) => h("li", null, line))) : null,
       h("p", null, "On a computer every move also has a key; the buttons show theirs."),
       keys,
-      h("p", { class: "hint" }, "At the table, Scorecard shows the score sheet; Chat talks to the other players; Table holds the table's settings, ending the match by agreement and leaving; ? brings this page back.")),
+      h("p", { class: "hint" }, "At the table, Hint (H) shows what a strong player would do on your turn, and why; Scorecard shows the score sheet; Chat talks to the other players; Table holds the table's settings, ending the match by agreement and leaving; ? brings this page back.")),
     h("section", { class: "howto-section howto-presets", "aria-labelledby": `howto-presets-${game.name}` },
       hx("Rule sets", `howto-presets-${game.name}`),
       h("p", { class: "hint" }, "Choose one under Rules when you create a table; any option below can be changed on top of it."),

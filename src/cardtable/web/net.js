@@ -6,8 +6,8 @@
 //   so the server applies it at most once;
 // - a frame showing that a version was missed triggers one `sync`;
 // - a lost socket reconnects with backoff 0.5 s doubling to 10 s, with jitter;
-// - table life (settings, start, chat, mute, resume, leave, end) are plain
-//   frames: sent when the socket is open, never queued (the page shows why not).
+// - table life (settings, start, chat, mute, resume, leave, end) and hints are
+//   plain frames: sent when the socket is open, never queued (the page shows why not).
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 10_000;
@@ -30,7 +30,7 @@ export class TableSocket {
    * @param {{token?: string, spectate?: boolean, name?: string}} hello
    * @param {object} on  callbacks: welcome(d, v), view(d, v), seats(d, v),
    *   spectators(d, v), table(d, v), chat(d, v), chatHistory(d, v), left(d, v),
-   *   error(d, v), status(state, detail), fatal(message, closeCode)
+   *   hint(d, v), error(d, v), status(state, detail), fatal(message, closeCode)
    */
   constructor(tableId, hello, on) {
     this.tableId = tableId;
@@ -115,6 +115,13 @@ export class TableSocket {
     return this.sendLive({ t: "end", d: { agree: Boolean(agree) } });
   }
 
+  /** Ask what a strong player would do now; answered to us alone by `hint` (or `error`),
+   * both carrying `id`. Returns the id, or null when not sent. */
+  hint() {
+    const id = `h-${SESSION}-${++counter}`;
+    return this.sendLive({ t: "hint", v: this.version ?? 0, d: { id } }) ? id : null;
+  }
+
   sync() {
     if (this.syncing) return;
     this.syncing = true;
@@ -188,6 +195,9 @@ export class TableSocket {
         break;
       case "chat_history":
         this.on.chatHistory?.(d, v);
+        break;
+      case "hint":
+        this.on.hint?.(d, v);
         break;
       case "left":
         // We gave the seat away: the close that follows is no reason to reconnect.

@@ -1,8 +1,9 @@
 // The table page, for any game: the seat (or watch) decision, the top bar
-// (seats, names, scores, connection), the invite panel, error toasts and the
+// (seats, names, levels, scores, connection), the invite panel, error toasts and the
 // keyboard; the board itself is drawn by games/<game>.js, loaded on demand.
 // Table life (clocks, stand-ins, chat, settings, leaving, ending by agreement)
-// lives in table_life.js, which gets every frame from here.
+// lives in table_life.js, which gets every frame from here; hints (the Hint button
+// and the H key, drawn by the board frame through ctx.hint) live in table_hint.js.
 //
 // A renderer module exports mount(el, ctx) -> {update(view, meta), key(event), destroy(),
 // and optionally error(d): true when the board showed an error frame itself}
@@ -12,7 +13,9 @@ import { ApiError, getTable, joinTable, listGames, normalizeCode } from "./api.j
 import { h, replace, stylesheet } from "./dom.js";
 import { howtoSections } from "./howto.js";
 import { TableSocket } from "./net.js";
+import { createHints } from "./table_hint.js";
 import { createTableLife } from "./table_life.js";
+import { gameInfo } from "./table_settings.js";
 import { forgetSeat, guestName, prefs, rememberSeat, seatFor, setGuestName, setPref } from "./state.js";
 import { announce, toast } from "./toast.js";
 
@@ -40,9 +43,21 @@ export function seatNamer(seats, me = null) {
   };
 }
 
-/** A computer's level in the words both lists use: only "easy" is worth saying. */
-const easy = (s) => Boolean(s && s.kind === "bot" && s.level === "easy");
-const botTag = (s) => (easy(s) ? "easy bot" : "bot");
+/** A level's name for players: the server's (GET /api/games level_titles) once known. */
+let levelTitles = {};
+function levelTitle(level) {
+  const name = String(level || "normal");
+  return levelTitles[name] || name.replace(/^./, (c) => c.toUpperCase());
+}
+function learnLevelTitles(game) {
+  return gameInfo(game).then((info) => { if (info?.level_titles) levelTitles = info.level_titles; }, () => null);
+}
+
+/** A computer seat's level, as both seat lists show it after the name: "· Hard". A person,
+ * and a computer standing in for one (it plays as the server decides), has none. */
+const levelOf = (s) => (s && s.kind === "bot" ? levelTitle(s.level) : null);
+const levelTag = (title, attrs = {}) =>
+  h("span", { class: "bot-tag level-tag", ...attrs }, h("span", { class: "level-sep" }, "· "), title);
 
 export function openTable(root, rawCode, navigate) {
   const code = normalizeCode(rawCode);
@@ -72,6 +87,8 @@ export function openTable(root, rawCode, navigate) {
         h("p", null, text), h("a", { href: "/", "data-route": "", class: "button" }, "Back to the home page")));
       return;
     }
+    if (destroyed) return;
+    await learnLevelTitles(info.game);
     if (destroyed) return;
     replace(page, lobbyPanel(info));
   }
@@ -114,7 +131,7 @@ export function openTable(root, rawCode, navigate) {
       h("li", { class: s === invited && invitedFree ? "invited-seat" : null, dataset: { seat: String(s.seat) } },
         info.seats.length > 2 ? `Seat ${s.seat + 1}: ` : "",
         h("span", { class: "seat-name" }, nameOf(s.seat)),
-        s.taken && s.kind === "bot" ? [" ", h("span", { class: "bot-tag" }, botTag(s))] : "",
+        s.taken && levelOf(s) ? [" ", levelTag(levelOf(s))] : "",
         s === invited && invitedFree ? " ← your seat" : "")));
     let hint = free ? "You are invited to play." : "This table is full; you can watch the game.";
     if (!free && !canWatch) hint = "This table is full, and the host does not allow spectators.";
@@ -218,6 +235,11 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
   ctx.rematch = () => socket.rematch();
   ctx.toast = toast;
   ctx.announce = announce;
+  const hints = createHints(ctx, {
+    socket: () => socket, view: () => lastView, version: () => lastMeta?.version ?? null,
+    redraw: () => rerender(), announce,
+  });
+  ctx.hint = hints;
 
   const socket = new TableSocket(tableId, hello, {
     status(state, detail) {
@@ -233,8 +255,10 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       ctx.role = d.role;
       ctx.table = d.table;
       ctx.seats = d.table.seats || [];
+      hints.reset();
       life.welcome(d);
       drawSeats();
+      learnLevelTitles(d.table.game).then(drawSeats);
       loadRenderer(d.table.game);
     },
     view(d, v) {
@@ -270,8 +294,10 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     chat: (d) => life.chat(d),
     chatHistory: (d) => life.chatHistory(d),
     left: (d) => life.left(d),
+    hint: (d, v) => hints.receive(d, v),
     error(d) {
       ctx.pending = Boolean(socket.pending);
+      if (hints.error(d)) return; // no hint: said where the hint would have been
       if (d.code === "bad_token") return; // the 4003 close that follows says it once
       if (renderer?.error?.(d)) return; // the board shows it where it belongs (a refused card)
       if (life.error(d)) return; // chat errors are shown next to the chat input
@@ -323,15 +349,16 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     replace(seatsBar, ...ctx.seats.map((s) => {
       const name = s.taken ? ctx.seatName(s.seat) : "Free seat";
       const away = s.taken && !s.connected && s.kind !== "bot";
+      const level = levelOf(s);
       return h("span", {
         class: ["seat-chip", s.seat === toAct && "to-act", away && "away", s.seat === ctx.seat && "me", s.standin && "standin"],
-        dataset: { seat: String(s.seat), standin: s.standin || "", timeouts: String(s.timeouts || 0) },
-        "aria-label": `${name}${s.kind === "bot" ? `, computer${easy(s) ? ", easy" : ""}` : ""}${away ? ", disconnected" : ""}` +
+        dataset: { seat: String(s.seat), standin: s.standin || "", timeouts: String(s.timeouts || 0), level: level ? s.level : "" },
+        "aria-label": `${name}${level ? `, computer, ${level.toLowerCase()}` : ""}${away ? ", disconnected" : ""}` +
           `${scores ? `, ${scoreOf(s.seat)} points` : ""}${s.seat === toAct ? ", to play" : ""}${life.chipLabel(s)}`,
       },
       h("span", { class: "dot", "aria-hidden": "true" }),
       h("span", { class: "seat-name" }, name),
-      s.kind === "bot" ? h("span", { class: "bot-tag", "aria-hidden": "true" }, botTag(s)) : null,
+      level ? levelTag(level, { "aria-hidden": "true" }) : null,
       scores ? h("span", { class: "seat-score" }, String(scoreOf(s.seat) ?? "")) : null,
       ...life.chipExtras(s));
     }), ctx.role === "spectator" ? h("span", { class: "seat-chip watching" }, "Watching") : null);
@@ -391,7 +418,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest?.("input, select, textarea")) return;
     if (howto.dialog.open) return; // reading the rules: keys scroll and close it, never play
-    if (renderer?.key?.(event)) event.preventDefault();
+    if (renderer?.key?.(event) || (renderer && hints.key(event))) event.preventDefault();
   }
   const onOnline = () => socket.retryNow();
   document.addEventListener("keydown", onKey);

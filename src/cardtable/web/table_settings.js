@@ -1,7 +1,7 @@
 // Table settings in the "Table" drawer. The host (seat 0) edits them — turn
-// time, public/private, spectators, spectator chat, computer levels, and the
-// game options (preset, express) until the first move; everyone else reads
-// them. Each change is sent at once as a partial `settings` frame; the
+// time, public/private, spectators, spectator chat, hints, computer levels (the
+// server's list: GET /api/games levels), and the game options (preset, express)
+// until the first move; everyone else reads them. Each change is sent at once as a partial `settings` frame; the
 // server's `table` frame redraws the panel with what it accepted, and
 // settingsNews() words the difference for everyone at the table.
 
@@ -9,8 +9,16 @@ import { listGames } from "./api.js";
 import { h, replace } from "./dom.js";
 
 export const TURN_TIMES = [0, 15, 30, 60];
-const LEVELS = ["easy", "normal"];
 const humanize = (name) => String(name).replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+
+/**
+ * A game's computer levels, weakest first, as [level, name] pairs: the server's (GET
+ * /api/games `levels`, `level_titles`), so a level added there is offered everywhere.
+ * A server that lists none offers the two every server has had.
+ */
+export function levelChoices(game) {
+  return (game?.levels || ["easy", "normal"]).map((level) => [level, game?.level_titles?.[level] || humanize(level)]);
+}
 
 let gamesPromise = null;
 /** The game as /api/games describes it (presets, express), fetched once per page. */
@@ -59,6 +67,9 @@ export function settingsNews(before, after, ctx, game = null) {
   }
   if ((was.spectator_chat !== false) !== (now.spectator_chat !== false)) {
     done.push(now.spectator_chat === false ? "turned the spectators' chat off" : "turned the spectators' chat on");
+  }
+  if ((was.hints !== false) !== (now.hints !== false)) {
+    done.push(now.hints === false ? "turned hints off" : "turned hints on");
   }
   const levels = Array.isArray(now.levels) ? now.levels : [];
   levels.forEach((level, seat) => {
@@ -120,11 +131,13 @@ export function createSettings(ctx, io) {
     const levels = Array.isArray(s.levels) ? s.levels : ctx.seats.map(() => "normal");
     const seats = ctx.seats.filter((seat) => seat.kind === "bot" || !seat.taken || seat.standin);
     if (!seats.length) return null;
+    // Until the game's levels are known, the levels in use (the server's list follows).
+    const choices = game ? levelChoices(game) : [...new Set(levels)].map((l) => [l, humanize(l)]);
     return h("fieldset", { class: "setting-levels" }, h("legend", null, "Computer level"),
       seats.map((seat) => {
         const who = seat.kind === "bot" ? ctx.seatName(seat.seat) : seat.taken
           ? `${ctx.seatName(seat.seat)} (stand-in)` : `Free seat ${seat.seat + 1}`;
-        return select(`set-level-${seat.seat}`, who, LEVELS.map((l) => [l, humanize(l)]),
+        return select(`set-level-${seat.seat}`, who, choices,
           levels[seat.seat] || seat.level || "normal", (value) => {
             const next = ctx.seats.map((x, i) => levels[i] || x.level || "normal");
             next[seat.seat] = value;
@@ -164,6 +177,8 @@ export function createSettings(ctx, io) {
       check("set-spectators", "Spectators may watch", s.spectators !== false, (on) => send({ spectators: on })),
       check("set-spectator-chat", "Spectators may chat", s.spectator_chat !== false, (on) => send({ spectator_chat: on }),
         s.spectators === false),
+      check("set-hints", "Players may ask for hints", s.hints !== false,
+        (on) => send({ hints: on })),
       levelControls(s),
       gameControls(),
       free ? h("button", { class: "primary", id: "settings-start", onclick: () => io.start() }, "Start with computers") : null,
@@ -175,6 +190,7 @@ export function createSettings(ctx, io) {
       ["Turn time", s.turn_time ? `${s.turn_time} seconds` : "Off"],
       ["Spectators", s.spectators === false ? "Not allowed" : "Welcome"],
       ["Spectator chat", s.spectator_chat === false ? "Off" : "On"],
+      ["Hints", s.hints === false ? "Off" : "On"],
       ["Table", s.private === false ? "Public" : "Private"],
     ];
     if (ctx.table?.express) rows.push(["Match", "Express: one hand"]);

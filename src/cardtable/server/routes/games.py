@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from ...bots.levels import LEVEL_TITLES, LEVELS
 from ...engine import Descriptor, descriptors
 
 router = APIRouter()
@@ -43,4 +44,7 @@ def game_entry(game: Descriptor) -> dict[str, Any]:
         "partnerships": game.partnerships,
         "seat_notes": {str(players): note for players, note in game.seat_notes},
         "teams": {str(players): game.teams(players) for players in game.players},
+        # The computer levels a table offers, weakest first, and their names in menus.
+        "levels": list(LEVELS),
+        "level_titles": {level: LEVEL_TITLES.get(level, level) for level in LEVELS},
     }

@@ -7,8 +7,10 @@
 // keyboard focus across redraws, the cards that just arrived in my hand, the
 // keys every board answers the same way (Esc, N, R), cards that move from where
 // they were to where they go (anim.js: by their data-card, for every board),
-// the table's sounds and mute toggle (sound.js), the first hands' hint line, and
-// clearing the last hand's leftovers (last-move line, toasts) when a new one is dealt.
+// the table's sounds and mute toggle (sound.js), the first hands' hint line, the
+// table's Hint button with its reason and marked cards (ctx.hint, table_hint.js: the
+// same for every game), and clearing the last hand's leftovers (last-move line,
+// toasts) when a new one is dealt.
 //
 // A game's board supplies only its layout and its moves: mountBoard(el, ctx,
 // (frame) => spec) calls the game with the frame and takes back a spec:
@@ -109,6 +111,8 @@ export function mountBoard(el, ctx, makeGame) {
   const hintText = h("span", { class: "hint-text", id: "hint-text" });
   const hintLine = h("p", { class: "hint-line", id: "hint-line", role: "note", hidden: true },
     hintText, h("button", { class: "small", id: "hint-dismiss", onclick: hintsOff }, "Got it"));
+  // The table's hint (ctx.hint): what a strong player would do, asked with Hint or H.
+  const hintReason = h("p", { class: "hint-reason", id: "hint-reason", hidden: true });
   const side = h("aside", { class: "side" });
   let message = null;
 
@@ -153,7 +157,7 @@ export function mountBoard(el, ctx, makeGame) {
 
   if (game.message) message = h("p", { class: "board-message", id: "message", role: "alert" });
   const status = h("section", { class: "status-bar", "aria-label": "Status" },
-    h("div", { class: "status-lines" }, statusText, lastMove, hintLine, message), buttons, game.statusParts || []);
+    h("div", { class: "status-lines" }, statusText, lastMove, hintReason, hintLine, message), buttons, game.statusParts || []);
   if (game.sideClass) side.classList.add(game.sideClass);
   const help = h("p", { class: "help-line", id: "help-line" }, game.help);
   const root = h("div", { class: game.name, dataset: { ...(game.dataset || {}), mode: "play" } },
@@ -250,6 +254,7 @@ export function mountBoard(el, ctx, makeGame) {
     }, "Close") : null, game.scores(view));
     if (held) lastMove.textContent = ""; // the moves of the next hand wait until it is on screen
     drawHint(view, turn);
+    drawTableHint();
     restoreFocus(keep);
     moveCards(shot, view, held);
   }
@@ -320,6 +325,16 @@ export function mountBoard(el, ctx, makeGame) {
     hintLine.hidden = !text;
   }
 
+  /** The table's hint: its reason under the status, its cards marked, H in the key line. */
+  function drawTableHint() {
+    const reason = ctx.hint?.reason();
+    hintReason.textContent = reason ? (reason.refused ? reason.text : `Hint: ${reason.text}`) : "";
+    hintReason.hidden = !reason;
+    hintReason.classList.toggle("refused", Boolean(reason?.refused));
+    ctx.hint?.mark(root);
+    help.textContent = ctx.hint?.offered() ? `${game.help} · H\u00a0hint` : game.help;
+  }
+
   function hintsOff() {
     setPref("hintsOff", true);
     hintLine.hidden = true;
@@ -380,6 +395,7 @@ export function mountBoard(el, ctx, makeGame) {
       if (next) list.push(frame.button(deal.id, deal.label, () => { state.seen = true; send(next); }, "N", "primary"));
       else if (!turn.myTurn && !turn.watching) list.push(game.dealerHint?.(view));
     } else list.push(...(game.buttons(view, turn) || []));
+    if (view.phase !== "match_over") list.push(ctx.hint?.button(turn.myTurn && !isOver(view)) || null);
     list.push(h("button", {
       class: "small scores-toggle", id: "scores-toggle", "aria-expanded": String(state.showScores),
       onclick: () => { state.showScores = !state.showScores; draw(); },

@@ -100,7 +100,8 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(GinState, title="Gin Rummy", players=(2,),
-                        bot="cardtable.bots.gin_simple", order=1,
+                        bot="cardtable.bots.gin_simple",
+                        hard_bot="cardtable.bots.gin_hard", order=1,
                         terminal=True, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 

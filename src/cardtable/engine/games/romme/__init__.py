@@ -101,7 +101,8 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(RommeState, title="German Rommé", players=(2, 3, 4, 5, 6),
-                        bot="cardtable.bots.romme_bot", order=4, rules=RULES))
+                        bot="cardtable.bots.romme_bot",
+                        hard_bot="cardtable.bots.romme_hard", order=4, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 new_match = DESCRIPTOR.new_match
 replay = DESCRIPTOR.replay

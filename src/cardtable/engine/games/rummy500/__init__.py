@@ -97,7 +97,8 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(Rummy500State, title="Rummy 500", players=(2, 3, 4, 5, 6, 7, 8),
-                        bot="cardtable.bots.rummy500_bot", order=3, rules=RULES))
+                        bot="cardtable.bots.rummy500_bot",
+                        hard_bot="cardtable.bots.rummy500_hard", order=3, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 new_match = DESCRIPTOR.new_match
 replay = DESCRIPTOR.replay

@@ -96,7 +96,8 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(SpadesState, title="Spades", players=(4, 3, 2),
-                        bot="cardtable.bots.spades_bot", order=6,
+                        bot="cardtable.bots.spades_bot",
+                        hard_bot="cardtable.bots.spades_hard", order=6,
                         partnerships=4, rules=RULES,
                         seat_notes=((4, "partners"), (3, "cutthroat"), (2, "two-handed")),
                         turn_goes_on_after=frozenset(), stock_draw=None, timeout="bot"))

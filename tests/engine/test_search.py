@@ -1,0 +1,100 @@
+"""The expert's search (``cardtable.bots.search``): legal in every game, never touches the
+match it searches, falls back to its policy when out of time, and finds a move its
+policy would never make when the worlds say it pays."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cardtable.bots import levels
+from cardtable.bots.search import choose_expert
+from cardtable.bots.standing import low_wins, standing
+from cardtable.engine import Action, get_game
+
+GAMES = [("gin", 2, {}), ("spades", 4, {}), ("rummy", 2, {"deals": 1}),
+         ("rummy500", 2, {"target": 100}), ("romme", 2, {"deals": 1}), ("indian", 2, {})]
+
+
+def advance(game: str, players: int, options: dict[str, Any], seed: int, moves: int) -> Any:
+    engine = get_game(game)
+    state = engine.new_match(engine.Options.from_dict(options), players, random.Random(seed))
+    bot = levels.bot_for(game)
+    for _ in range(moves):
+        if state.is_over():
+            break
+        state.apply(bot(state.view(state.current_player())))
+    return state
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES)
+def test_the_expert_plays_legal_moves_and_leaves_the_match_alone(
+        game: str, players: int, options: dict[str, Any]) -> None:
+    for seed in range(2):
+        state = advance(game, players, options, seed, 5 + 7 * seed)
+        if state.is_over():
+            continue
+        seat = state.current_player()
+        before = state.record()
+        view = state.view(seat)
+        move = levels.choose(game, "expert", view, random.Random(seed),
+                             sampler=lambda rng, s=state, t=seat: s.resample(t, rng), budget=0.05)
+        assert move.to_json() in view["legal"]
+        assert state.record() == before and state.view(seat) == view
+
+
+def test_without_time_or_a_sampler_the_expert_plays_the_policys_move() -> None:
+    state = advance("gin", 2, {}, 3, 4)
+    seat = state.current_player()
+    view = state.view(seat)
+    hard = levels.hard_for("gin")(view)
+    assert choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(1),
+                         levels.hard_for("gin"), budget=0.0) == hard
+    assert levels.choose("gin", "expert", view, random.Random(1)) == hard
+
+
+def a_knock_position() -> tuple[Any, int]:
+    """A Gin position where the seat to act may knock (seeded play with the normal bot
+    told never to knock, until a knock is on offer)."""
+    for seed in range(200):
+        engine = get_game("gin")
+        state = engine.new_match(rng=random.Random(seed))
+        bot = levels.bot_for("gin")
+        for _ in range(60):
+            if state.is_over() or engine.only_dealing(state):
+                break
+            seat = state.current_player()
+            view = state.view(seat)
+            kinds = {a["type"] for a in view["legal"]}
+            if "knock" in kinds and view["melding"]["points"] <= 4:
+                return state, seat
+            state.apply(never_knocks(view) if "knock" in kinds else bot(view))
+    raise AssertionError("no knock position in 200 deals")
+
+
+def never_knocks(view: dict[str, Any]) -> Action:
+    """The normal bot, but a knock or gin is never its move: it discards instead."""
+    only = {**view, "legal": [a for a in view["legal"] if a["type"] not in {"knock", "gin"}]}
+    return levels.bot_for("gin")(only)
+
+
+def test_the_search_finds_the_knock_its_policy_never_makes() -> None:
+    state, seat = a_knock_position()
+    view = state.view(seat)
+    assert never_knocks(view).type == "discard"
+    move = choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(7),
+                         never_knocks, budget=1.0)
+    # Knocking with 4 or less wins points in most worlds; a hand nobody ends scores nothing.
+    assert move.type in {"knock", "gin"}, move
+
+
+def test_standing_turns_penalties_round() -> None:
+    assert low_wins({"game": "indian", "options": {"format": "pool"}})
+    assert not low_wins({"game": "indian", "options": {"format": "points"}})
+    assert low_wins({"game": "rummy", "options": {"scoring": "penalty"}})
+    assert not low_wins({"game": "rummy", "options": {"scoring": "winner_takes"}})
+    assert standing({"game": "rummy500", "seat": 0, "scores": [120, 80, 150]}) == -30
+    assert standing({"game": "spades", "seat": 1, "sides": [[0], [1], [2]],
+                     "scores": [50, 90, 60]}) == 30
