@@ -189,7 +189,7 @@ def arena(game: str, games: int, players: int | None, seed: int, preset: str | N
     Any registered game plays (its descriptor names its bots), a plug-in's too: the
     modules of ``$CARDTABLE_GAME_MODULES`` and ``game_modules`` are imported first.
     ``players`` defaults to the game's usual count (Spades: four, in sides of two).
-    Exit status: 0, 1 if any move was illegal, 2 for a bad command line.
+    Exit status: 0, 1 if any move was illegal or a match stalled, 2 for a bad command line.
     """
     from rich.console import Console
 
@@ -285,7 +285,7 @@ def _run_arena(console: Any, game: str, options: dict[str, Any], players: int,
                                      "seats": [e.spec for e in entrants], "seed": seed,
                                      "budget": budget, "heap": heap, "jobs": jobs,
                                      "wall_seconds": seconds})
-    return 1 if tally.illegal else 0
+    return 1 if tally.illegal or tally.stalled else 0
 
 
 def bench(name: str, argv: list[str]) -> int:

@@ -65,6 +65,16 @@ def test_a_match_report_counts_hands_outcomes_points_and_times() -> None:
     assert again.outcomes == report.outcomes and again.net_points == report.net_points
 
 
+def test_a_match_past_its_move_limit_is_reported_stalled_not_played_for_ever() -> None:
+    job = MatchJob("gin", {}, 2, 3, 4, (Entrant("normal"), Entrant("normal")), max_moves=30)
+    report = play_match(job)
+    assert report.stalled and report.winners == []
+    tally = ArenaTally(["normal"])
+    tally.add(report)
+    assert tally.summary()["stalled"] == 1
+    assert tally.per_entrant["normal"].match_scores == [1.0]  # a draw, shared by its seats
+
+
 def test_a_spades_match_is_scored_by_side() -> None:
     job = MatchJob("spades", {"target": 150}, 4, 1, -2,
                    (Entrant("normal"), Entrant("easy"), Entrant("normal"), Entrant("easy")))

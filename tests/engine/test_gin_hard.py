@@ -281,6 +281,30 @@ def test_every_option_plays_through(options: dict[str, object]) -> None:
         play(gin.Options.from_dict(options), seed=seed, hard_seat=seed % 2)
 
 
+def test_a_card_taken_to_knock_is_followed_by_the_knock() -> None:
+    # Three sets and 2h waiting, A♣ on the pile: the take "then knock" must knock, or a
+    # second waiting player and this one trade aces and deuces from the pile for ever.
+    me = parse("4s 4d 4c 5d 5c 5h 7c 7d 7h 2h")
+    state = table(me, "8s 8h Ac", his="3h 6h As", picked="2d", stock=22)
+    move = hard_move(state)
+    if move == "draw_discard":
+        state.apply(Action("draw_discard"))
+        assert hard_move(state).startswith("knock"), "took the card to knock, then did not"
+    else:
+        assert move == "draw_stock"
+
+
+def test_two_hard_players_finish_the_match_that_once_never_ended() -> None:
+    # Seed 28: both waited with low deadwood, each took the other's ace or deuce "to
+    # knock" and then did not knock, and the stock never shrank.
+    state = gin.new_match(gin.Options(), rng=random.Random(28))
+    for _ in range(3000):
+        if state.is_over():
+            break
+        state.apply(gin_hard.choose(state.view(state.current_player())))
+    assert state.is_over()
+
+
 @pytest.mark.slow
 def test_beats_the_normal_player() -> None:
     # Seeded and deterministic: the same 40 matches every time, seats swapped per deal.

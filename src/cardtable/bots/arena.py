@@ -39,6 +39,11 @@ from cardtable.engine import Action, IllegalAction, get_game
 
 RANDOM = "random"
 
+MAX_MOVES = 100_000
+"""Moves after which a match is given up as stalled: a long Rummy match takes about a
+thousand, so only players that never end a hand (two bots trading the same cards from
+the pile, say) reach it; the arena reports them instead of hanging."""
+
 
 @dataclass(frozen=True)
 class Entrant:
@@ -124,6 +129,8 @@ class MatchJob:
     decision_seed: int
     seats: tuple[Entrant, ...]
     budget: float | None = None
+    max_moves: int = 0
+    """Moves after which the match is given up as stalled (0: :data:`MAX_MOVES`)."""
 
 
 @dataclass
@@ -136,6 +143,8 @@ class MatchReport:
     hands: int = 0
     turns: int = 0
     illegal: int = 0
+    stalled: bool = False
+    """The match passed its move limit unfinished (players that never end a hand)."""
     net_points: list[list[float]] = field(default_factory=list)
     """Per hand, each seat's points less the others' mean (its side's; + is good)."""
     outcomes: list[tuple[int | None, str]] = field(default_factory=list)
@@ -188,7 +197,12 @@ def play_match(job: MatchJob) -> MatchReport:
     last_mover: int | None = None
     scores = _scores(state)
     hands_seen = 0
+    moves_left = job.max_moves or MAX_MOVES
     while not state.is_over():
+        moves_left -= 1
+        if moves_left < 0:
+            report.stalled = True
+            break
         seat = state.current_player()
         assert seat is not None, "a live match always has a seat to act"
         entrant = job.seats[seat]
@@ -218,7 +232,7 @@ def play_match(job: MatchJob) -> MatchReport:
                 scores = now
     result = state.result()
     report.hands = len(result.get("hands") or [])
-    report.winners = _winners(result)
+    report.winners = [] if report.stalled else _winners(result)
     for spec, plugin in plugins.items():
         report.counts[plugin.label] = {k: v - before[spec].get(k, 0)
                                        for k, v in plugin.counts.items()}

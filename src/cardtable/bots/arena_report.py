@@ -67,6 +67,7 @@ class ArenaTally:
     turns: int = 0
     decisions: int = 0
     illegal: int = 0
+    stalled: int = 0
     table_outcomes: Counter[str] = field(default_factory=Counter)
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     per_entrant: dict[str, EntrantTally] = field(default_factory=dict)
@@ -81,6 +82,7 @@ class ArenaTally:
         self.hands += match.hands
         self.turns += match.turns
         self.illegal += match.illegal
+        self.stalled += match.stalled
         players = len(match.seats)
         if len(self.per_seat_wins) < players:
             self.per_seat_wins += [0.0] * (players - len(self.per_seat_wins))
@@ -129,6 +131,7 @@ class ArenaTally:
             }
         return {"games": self.games, "hands": self.hands, "turns": self.turns,
                 "decisions": self.decisions, "illegal": self.illegal,
+                "stalled": self.stalled,
                 "seat_win_share": [w / max(self.games, 1) for w in self.per_seat_wins],
                 "table_outcomes": dict(self.table_outcomes),
                 "plugin_counts": {k: dict(v) for k, v in self.counts.items()},
@@ -145,6 +148,7 @@ class ArenaTally:
         table.add_row("games played", f"{self.games:,}")
         table.add_row("hands played", f"{self.hands:,}")
         table.add_row("illegal moves", f"{self.illegal:,}")
+        table.add_row("stalled matches", f"{self.stalled:,} (counted as draws)")
         hands = max(self.hands, 1)
         table.add_row("average hand length", f"{self.turns / hands:.1f} turns "
                                              f"({self.decisions / hands:.1f} bot decisions)")

@@ -136,7 +136,9 @@ def _draw(view: View, r: Reading, by_type: dict[str, list[Action]],
         return skip, "pass: a knock now would likely be undercut"
     if skip is None:
         return take, f"take {pretty_card(top)}: the stock is empty"
-    if least <= r.knock_limit and _knock_value(r, [c for c in held if c != throw]) >= KNOCK_AT:
+    if least <= r.knock_limit and _against_knock(r, [c for c in held if c != throw], least) is None:
+        # The same judgement the knock itself will make: a take "to knock" followed by no
+        # knock would have two waiting players trade low cards from the pile for ever.
         return take, f"take {pretty_card(top)}: then knock with {least} deadwood"
     ev = Evaluator(r)
     now, expected = ev.measure(r.hand)
@@ -218,15 +220,23 @@ def _judge_knock(r: Reading, knocks: list[Action], must: bool) -> tuple[Action |
     left = after[_card(knock)]
     if must:
         return knock, f"knock with {left} deadwood (the last card must knock)"
+    reason = _against_knock(r, kept, left)
+    if reason is None:
+        return knock, f"knock with {left} deadwood: he likely holds more"
+    return None, reason
+
+
+def _against_knock(r: Reading, kept: Sequence[int], left: int) -> str | None:
+    """Why not to knock keeping ``kept`` (``left`` deadwood), or None to knock."""
     chance = _gin_chance(r, kept)
     if left <= GIN_WAIT_DEADWOOD and r.stage < GIN_WAIT_STAGE and chance >= GIN_WAIT_OUTS:
-        return None, f"wait for gin: {left} deadwood, {round(chance * 100)}% a turn"
+        return f"wait for gin: {left} deadwood, {round(chance * 100)}% a turn"
     expected = _knock_value(r, kept)
     if expected >= KNOCK_AT + _trap_value(r, left):
-        return knock, f"knock with {left} deadwood: he likely holds more"
+        return None
     if expected >= KNOCK_AT:
-        return None, f"no knock at {left}: his knock may be undercut"
-    return None, f"no knock at {left}: he may undercut"
+        return f"no knock at {left}: his knock may be undercut"
+    return f"no knock at {left}: he may undercut"
 
 
 def _trap_value(r: Reading, left: int) -> float:
