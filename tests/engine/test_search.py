@@ -98,3 +98,60 @@ def test_standing_turns_penalties_round() -> None:
     assert standing({"game": "rummy500", "seat": 0, "scores": [120, 80, 150]}) == -30
     assert standing({"game": "spades", "seat": 1, "sides": [[0], [1], [2]],
                      "scores": [50, 90, 60]}) == 30
+
+
+# -- short rollouts judged by the game's estimate ----------------------------------------
+
+
+def test_a_rollout_with_an_estimate_stops_at_the_horizon() -> None:
+    from cardtable.bots import gin_hard
+    from cardtable.bots.search import _Search
+
+    state = advance("gin", 2, {}, 5, 6)
+    seat = state.current_player()
+    moves: list[int] = []
+
+    def counting(view: dict[str, Any]) -> Action:
+        moves.append(1)
+        return gin_hard.choose(view)
+
+    def search(estimate: Any, world: int) -> int:
+        moves.clear()
+        value = _Search("gin", seat, lambda rng: state.resample(seat, rng), counting,
+                        lambda: 0.0, 1.0, estimate, horizon=4).value(
+            gin_hard.choose(state.view(seat)), world)
+        assert value is not None
+        return len(moves)
+
+    # The horizon, then at most one more move to reach the start of a turn (or less, in
+    # a world where the hand ends sooner).
+    short = [search(gin_hard.estimate, world) for world in range(6)]
+    assert max(short) <= 5 and 4 in short
+    full = [search(None, world) for world in range(6)]  # no estimate: hands played out
+    assert sum(full) > 3 * sum(short)
+
+
+def test_the_gin_estimate_favours_the_lower_deadwood_and_only_judges_a_turns_start() -> None:
+    from cardtable.bots import gin_hard
+
+    state = advance("gin", 2, {}, 8, 10)
+    while state.view(0)["phase"] != "draw":
+        state.apply(gin_hard.choose(state.view(state.current_player())))
+    mine = gin_hard.estimate(state.view, 0)
+    theirs = gin_hard.estimate(state.view, 1)
+    assert mine is not None and theirs is not None and abs(mine + theirs) < 1e-9
+    dead = [state.view(s)["melding"]["points"] for s in (0, 1)]
+    if dead[0] != dead[1]:
+        assert (mine > 0) == (dead[0] < dead[1]), (dead, mine)
+    state.apply(gin_hard.choose(state.view(state.current_player())))  # a draw: mid-turn
+    assert gin_hard.estimate(state.view, 0) is None
+
+
+def test_with_short_rollouts_the_search_still_finds_the_knock() -> None:
+    from cardtable.bots import gin_hard
+
+    state, seat = a_knock_position()
+    view = state.view(seat)
+    move = choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(7),
+                         never_knocks, budget=1.0, estimate=gin_hard.estimate)
+    assert move.type in {"knock", "gin"}, move

@@ -25,7 +25,8 @@ Action('deal')
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.bots.gin_hard_eval import Evaluator, outs
@@ -264,6 +265,42 @@ def _gin_chance(r: Reading, kept: Sequence[int]) -> float:
                if card in draw and SOLVER.best_discard([*kept, card])[0] == 0)
 
 
+# -- judging a hand in play, for the expert's short rollouts ----------------------------
+
+
+HORIZON = 8
+"""Moves the expert's rollouts play before :func:`estimate` judges the hand: two turns
+each."""
+
+EDGE, READY_MINE, READY_HIS, EDGE_SCALE = 8.7, 15.2, 10.3, 20.0
+"""A least-squares fit to 17,039 turns of 150 matches between two hard players (points
+of the hand still to come for the player to draw, from both players' deadwood):
+``EDGE * tanh((his - mine) / EDGE_SCALE)``, plus ``READY_MINE`` times how far under the
+knock limit his own deadwood is (a fraction of the limit), less ``READY_HIS`` times his
+opponent's.  Deadwood alone explains little of a hand (the outcome's spread is ±27
+points); what the search needs is that it moves smoothly with the moves tried."""
+
+
+def estimate(view_of: Callable[[int], View], seat: int) -> float | None:
+    """The points the hand in play is worth to ``seat``, with both hands known (the
+    expert's worlds); judged at the start of a turn only, when both hold ten cards."""
+    mine = view_of(seat)
+    if mine.get("phase") != "draw" or mine.get("to_act") is None:
+        return None
+    actor = int(mine["to_act"])
+    other = 1 - actor
+    dead = [int(view_of(s)["melding"]["points"]) for s in (actor, other)]
+    limit = int(mine.get("knock_limit", 10))
+
+    def ready(deadwood: int) -> float:
+        return max(0, limit - deadwood) / limit if limit > 0 else 0.0
+
+    edge = (EDGE * math.tanh((dead[1] - dead[0]) / EDGE_SCALE)
+            + READY_MINE * ready(dead[0]) - READY_HIS * ready(dead[1]))
+    edge *= int(mine.get("multiplier", 1) or 1)
+    return edge if actor == seat else -edge
+
+
 def _first(by_type: dict[str, list[Action]], *kinds: str) -> Action | None:
     for kind in kinds:
         if kind in by_type:
@@ -276,4 +313,4 @@ def _card(action: Action) -> int:
     return action.card
 
 
-__all__ = ["choose", "hint"]
+__all__ = ["HORIZON", "choose", "estimate", "hint"]

@@ -31,14 +31,17 @@ The easy level (``cardtable.bots.levels``) never throws a :func:`precious` card 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from cardtable.engine.api import Action
 from cardtable.engine.cards import RANKS, card
 from cardtable.engine.games.indian import Rules, arrange, card_value
 
 from .indian_eval import Shape, is_joker, links, shape, shape_without
+
+T = TypeVar("T", bound="Table")
 
 View = dict[str, Any]
 
@@ -69,17 +72,35 @@ the open deck say so earlier."""
 
 def choose(view: View) -> Action:
     """The bot's move for the seat of ``view``."""
+    return decide(view, Judgement(Table.read, wants_drop, wants_open, choose_discard))
+
+
+@dataclass(frozen=True)
+class Judgement(Generic[T]):
+    """A player's judging functions: how it reads a view, and its calls on a drop, on the
+    open card and on the discard; :func:`decide` puts them in order."""
+
+    read: Callable[[View], T]
+    wants_drop: Callable[[T], bool]
+    wants_open: Callable[[T], bool]
+    choose_discard: Callable[[T, list[int]], int]
+
+
+def decide(view: View, judge: Judgement[T]) -> Action:
+    """The turn's skeleton every Indian player shares: a lone move is made; before the
+    draw, drop or take the open card or draw; after it, show when the engine offers a
+    valid show, else discard."""
     legal = [Action.from_json(a) for a in view.get("legal", [])]
     if not legal:
         raise ValueError("the view offers no legal action: it is not this seat's turn")
     if len(legal) == 1:
         return legal[0]
     kinds = {a.type for a in legal}
-    table = Table.read(view)
+    table = judge.read(view)
     if "draw_stock" in kinds:
-        if "drop" in kinds and wants_drop(table):
+        if "drop" in kinds and judge.wants_drop(table):
             return Action("drop")
-        if "draw_discard" in kinds and wants_open(table):
+        if "draw_discard" in kinds and judge.wants_open(table):
             return Action("draw_discard")
         return Action("draw_stock")
     declares = [a for a in legal if a.type == "declare"]
@@ -89,8 +110,8 @@ def choose(view: View) -> Action:
                                                                    table.value(c), c)))
     discards = [a.card for a in legal if a.type == "discard" and a.card is not None]
     if not discards:
-        raise ValueError(f"no move the bot understands among {sorted(kinds)}")
-    return Action("discard", card=choose_discard(table, discards))
+        raise ValueError(f"no move the player understands among {sorted(kinds)}")
+    return Action("discard", card=judge.choose_discard(table, discards))
 
 
 @dataclass

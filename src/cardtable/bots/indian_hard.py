@@ -28,7 +28,7 @@ from cardtable.engine.cards import card, pretty_card, pretty_cards
 from cardtable.engine.games.indian import arrange
 
 from . import indian_hard_eval as ev
-from .indian_bot import Table, feeds
+from .indian_bot import Judgement, Table, decide, feeds
 from .indian_bot import wants_drop as normal_drop
 
 View = dict[str, Any]
@@ -47,28 +47,7 @@ FEED_COST = 4.0
 
 def choose(view: View) -> Action:
     """The hard player's move for the seat of ``view``."""
-    legal = [Action.from_json(a) for a in view.get("legal", [])]
-    if not legal:
-        raise ValueError("the view offers no legal action: it is not this seat's turn")
-    if len(legal) == 1:
-        return legal[0]
-    kinds = {a.type for a in legal}
-    table = Hand.read(view)
-    if "draw_stock" in kinds:
-        if "drop" in kinds and wants_drop(table):
-            return Action("drop")
-        if "draw_discard" in kinds and wants_open(table):
-            return Action("draw_discard")
-        return Action("draw_stock")
-    declares = [a for a in legal if a.type == "declare"]
-    finish = [c for c in table.finish if Action("declare", card=c) in declares]
-    if finish:
-        return Action("declare", card=max(finish, key=lambda c: (not table.joker(c),
-                                                                   table.value(c), c)))
-    discards = sorted({a.card for a in legal if a.type == "discard" and a.card is not None})
-    if not discards:
-        raise ValueError(f"no move the hard player understands among {sorted(kinds)}")
-    return Action("discard", card=choose_discard(table, discards))
+    return decide(view, Judgement(Hand.read, wants_drop, wants_open, choose_discard))
 
 
 class Hand(Table):
@@ -146,7 +125,7 @@ def wants_drop(table: Hand) -> bool:
 
 def choose_discard(table: Hand, legal: list[int]) -> int:
     """The discard leaving the best standing, feeding the next player counted as a cost."""
-    pool = table.candidates(table.hand, legal)
+    pool = table.candidates(table.hand, sorted(set(legal)))
     nxt = table.next_player()
     picked = [] if nxt is None else [card(x) for x in table.view["hands"][nxt]["picked"]]
 

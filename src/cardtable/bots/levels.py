@@ -138,9 +138,12 @@ def choose(game: str, level: str, view: View, rng: random.Random,
     if level == "hard" or (level == "expert" and sampler is None):
         return hard_for(game)(view)
     if level == "expert" and sampler is not None:
-        from cardtable.bots.search import choose_expert
-        return choose_expert(game, view, sampler, rng, hard_for(game),
-                             EXPERT_BUDGET if budget is None else budget)
+        from cardtable.bots.search import HORIZON, choose_expert
+        module = hard_module(game)
+        return choose_expert(game, view, sampler, rng, module.choose,
+                             EXPERT_BUDGET if budget is None else budget,
+                             estimate=getattr(module, "estimate", None),
+                             horizon=getattr(module, "HORIZON", HORIZON))
     bot = bot_for(game)
     best = bot(view)
     if level == "normal":

@@ -25,6 +25,15 @@ Choices that make it work on a budget:
   move once that one is taken away, ...) and only its first :data:`MAX_CANDIDATES` are
   tried; after :data:`HALVE_AFTER` worlds and again at each doubling the worse half is
   dropped, so the time goes to the moves still in question.
+* **Short rollouts, where the game can judge a hand in play.**  A hard player's move
+  costs a millisecond or more, a Gin hand to its end forty of them, and two rollouts
+  that differ by one move drift apart over a whole hand until their difference is
+  mostly luck.  A policy module may offer ``estimate(view_of, seat)``: the points the
+  hand still to come is worth to ``seat`` when every hand is known (``view_of(s)``:
+  seat ``s``'s view of the world), fitted to hands the hard players played out.  The
+  rollout then stops after :data:`HORIZON` moves (its own ``HORIZON`` if it sets
+  one) at the first state the estimate accepts and adds it to the standing; so each
+  world costs a few moves and the worlds, many more of them, tell moves apart.
 * **A clock, not a count.** ``budget`` seconds of the thread's CPU time; a world
   started is finished unless it runs past twice the budget (then it is dropped, its
   rollout stopped mid-hand), so a decision takes at most twice its budget and one
@@ -51,6 +60,10 @@ from cardtable.engine.api import Action, IllegalAction
 View = dict[str, Any]
 Policy = Callable[[View], Action]
 Sampler = Callable[[random.Random], Any]
+Estimate = Callable[[Callable[[int], View], int], "float | None"]
+"""``estimate(view_of, seat)``: the seat's expected points from the hand still in play,
+where ``view_of(s)`` is seat ``s``'s view of the world (every hand is known there), or
+None where it cannot judge (mid-turn, say)."""
 
 MAX_CANDIDATES = 4
 """Moves tried at most: the policy's first choices (:func:`ranked`).  A rollout costs
@@ -67,6 +80,10 @@ CONFIDENCE = 2.0
 """Standard errors by which a rival's mean gain over the policy's move must clear zero
 (about 98% one-sided for each rival; there are a few rivals)."""
 
+HORIZON = 8
+"""Policy moves a rollout plays before it asks the game's ``estimate`` (if it has one):
+two turns each in a two-player game, time enough for the move's first consequences."""
+
 ROLLOUT_LIMIT = 2000
 """Moves a rollout plays at most before it is scored where it stands (a hand that
 cannot end: a guard, never reached in practice)."""
@@ -74,9 +91,11 @@ cannot end: a guard, never reached in practice)."""
 
 def choose_expert(game: str, view: View, sampler: Sampler, rng: random.Random,
                   policy: Policy, budget: float,
-                  clock: Callable[[], float] = time.thread_time) -> Action:
+                  clock: Callable[[], float] = time.thread_time,
+                  estimate: Estimate | None = None, horizon: int = HORIZON) -> Action:
     """The move for the seat of ``view`` that does best, on average over worlds dealt by
-    ``sampler``, when ``policy`` plays every seat to the end of the hand."""
+    ``sampler``, when ``policy`` plays every seat to the end of the hand (or for
+    ``horizon`` moves, then ``estimate`` judges the rest)."""
     legal = [Action.from_json(a) for a in view.get("legal", [])]
     if not legal:
         raise ValueError("the view offers no legal action: it is not this seat's turn")
@@ -88,7 +107,7 @@ def choose_expert(game: str, view: View, sampler: Sampler, rng: random.Random,
         return candidates[0]
     started = clock()
     deadline, cutoff = started + budget, started + 2 * budget
-    search = _Search(game, view["seat"], sampler, policy, clock, cutoff)
+    search = _Search(game, view["seat"], sampler, policy, clock, cutoff, estimate, horizon)
     rivals = candidates[1:]
     gains: dict[Action, list[float]] = {m: [] for m in rivals}
     next_halving = HALVE_AFTER
@@ -166,28 +185,43 @@ class _Search:
     """Rollouts from one decision: the same worlds for every move."""
 
     def __init__(self, game: str, seat: int, sampler: Sampler, policy: Policy,
-                 clock: Callable[[], float], cutoff: float):
+                 clock: Callable[[], float], cutoff: float,
+                 estimate: Estimate | None = None, horizon: int = HORIZON):
         self.descriptor = get_game(game)
         self.seat = seat
         self.sampler = sampler
         self.policy = policy
         self.clock, self.cutoff = clock, cutoff
+        self.estimate = estimate
+        self.horizon = horizon if estimate is not None else ROLLOUT_LIMIT
 
     def value(self, move: Action, seed: int) -> float | None:
         """The seat's standing after ``move`` in the world of ``seed``, the hand played
-        out by the policy; None if the clock passed the cutoff first."""
+        out by the policy (or judged by the estimate past the horizon); None if the
+        clock passed the cutoff first."""
         world = self.sampler(random.Random(seed))
         world.apply(move)
-        if not self._play_out(world):
+        rest = self._play_out(world)
+        if rest is None:
             return None
-        return standing(world.view(self.seat))
+        return standing(world.view(self.seat)) + rest
 
-    def _play_out(self, world: Any) -> bool:
-        for _ in range(ROLLOUT_LIMIT):
+    def _judged(self, world: Any) -> float | None:
+        assert self.estimate is not None
+        return self.estimate(world.view, self.seat)
+
+    def _play_out(self, world: Any) -> float | None:
+        """Plays ``world`` on; what is still to come for the seat (0 at the hand's end,
+        the estimate past the horizon), or None if the clock ran out."""
+        for played in range(ROLLOUT_LIMIT):
             if world.is_over() or self.descriptor.only_dealing(world):
-                return True
+                return 0.0
+            if played >= self.horizon:
+                judged = self._judged(world)
+                if judged is not None:
+                    return judged
             if self.clock() >= self.cutoff:
-                return False
+                return None
             seat = world.current_player()
             if seat is None:
                 return True
@@ -196,7 +230,8 @@ class _Search:
             except IllegalAction:
                 # A policy slip must not end the search; the engine's first move stands in.
                 world.apply(world.legal_actions()[0])
-        return True
+        return 0.0
 
 
-__all__ = ["HALVE_AFTER", "MAX_CANDIDATES", "ROLLOUT_LIMIT", "choose_expert", "ranked"]
+__all__ = ["HALVE_AFTER", "HORIZON", "MAX_CANDIDATES", "ROLLOUT_LIMIT", "Estimate",
+           "choose_expert", "ranked"]
