@@ -484,6 +484,21 @@ class Connection:
             await _backoff(attempt)
         raise AssertionError("unreachable")
 
+    async def hint(self, timeout: float | None = 30.0) -> Frame:
+        """Ask what a strong player would do now; returns the ``hint`` frame, whose ``d``
+        holds one of this seat's legal actions (``action``) and a short ``text`` saying why.
+
+        Raises :class:`ActionRefused` on the table's ``error`` (``hints_off``,
+        ``not_your_turn``, ``spectator``, ...); a hint is no move: nothing changes.
+        """
+        ask_id = next(self._ids)
+        await self._send({"t": "hint", "d": {"id": ask_id}})
+        answer = await self._until(
+            lambda f: f.t in ("hint", "error") and f.d.get("id") == ask_id, timeout)
+        if answer.t == "error":
+            raise ActionRefused(answer)
+        return answer
+
     async def ping(self, timeout: float | None = 30.0) -> Frame:
         await self._send({"t": "ping"})
         return await self._until(lambda f: f.t == "pong", timeout)

@@ -89,6 +89,10 @@ def test_a_spades_match_is_scored_by_side() -> None:
 def test_hand_outcomes_read_each_games_scorecard() -> None:
     assert list(hand_outcomes("gin", {"kind": "void", "winner": None}, [[0], [1]])) == \
         [(None, "void")]
+    assert list(hand_outcomes("gin", {"kind": "knock", "winner": None}, [[0], [1]])) == \
+        [(None, "knock, tied")]
+    assert list(hand_outcomes("gin", {"kind": "undercut", "winner": 1}, [[0], [1]])) == \
+        [(1, "undercut")]
     assert list(hand_outcomes("rummy", {"winner": 1, "blocked": False, "rummy": True},
                               [[0], [1]])) == [(1, "rummy (all at once)")]
     assert list(hand_outcomes("indian", {"winner": 0, "status": ["declared", "dropped"]},

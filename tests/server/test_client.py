@@ -99,6 +99,22 @@ async def test_friends_play_a_hand(server: ServerProcess) -> None:
             assert a.view["hands"][1]["cards"] == b.view["hands"][1]["cards"]
 
 
+async def test_a_hint_names_a_legal_move_and_a_refusal_raises(server: ServerProcess) -> None:
+    async with friend_table(server, target=100) as (_, a, b):
+        await in_step(a, b)
+        to_act = mover(a, b)
+        other = b if to_act is a else a
+        version = to_act.version
+        hint = await to_act.hint()
+        assert hint.t == "hint" and hint.d["action"] in to_act.view["legal"]
+        assert 0 < len(hint.d["text"]) <= 100 and to_act.version == version
+        with pytest.raises(ActionRefused) as refused:
+            await other.hint()
+        assert refused.value.code == "not_your_turn"
+        moved = await to_act.act(hint.d["action"])  # the hinted move is a move like any other
+        assert moved.v == version + 1
+
+
 async def test_a_retried_act_is_applied_once(server: ServerProcess) -> None:
     async with friend_table(server) as (_, a, b):
         conn = mover(a, b)

@@ -301,8 +301,10 @@ def hand_outcomes(game: str, row: Mapping[str, Any],
             yield seat, "won" if seat == row.get("winner") else str(status)
         return
     if row.get("kind") is not None:  # Gin: knock, gin, big gin, undercut, void
-        kind = str(row["kind"])
-        yield (None if kind == "void" else row.get("winner")), kind
+        kind, winner = str(row["kind"]), row.get("winner")
+        if winner is None and kind != "void":
+            kind += ", tied"  # deadwood even and no undercut on a tie: nobody scores
+        yield (None if kind == "void" else winner), kind
         return
     if row.get("blocked"):
         yield None, "blocked"
