@@ -155,3 +155,17 @@ def test_with_short_rollouts_the_search_still_finds_the_knock() -> None:
     move = choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(7),
                          never_knocks, budget=1.0, estimate=gin_hard.estimate)
     assert move.type in {"knock", "gin"}, move
+
+
+def test_a_trusted_kind_stays_the_policys_call() -> None:
+    state, seat = a_knock_position()
+    view = state.view(seat)
+    move = choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(7),
+                         never_knocks, budget=0.3, trusted=frozenset({"knock"}))
+    assert move.type == "discard", move  # the knock that pays is not the search's to make
+    hard = levels.hard_for("gin")
+    assert levels.hard_module("gin").TRUSTED_KINDS == {"knock"}
+    if hard(view).type == "knock":  # and the policy's own knock stands without a search
+        assert choose_expert("gin", view, lambda rng: state.resample(seat, rng),
+                             random.Random(7), hard, budget=0.3,
+                             trusted=frozenset({"knock"})).type == "knock"

@@ -268,6 +268,11 @@ def _gin_chance(r: Reading, kept: Sequence[int]) -> float:
 # -- judging a hand in play, for the expert's short rollouts ----------------------------
 
 
+TRUSTED_KINDS = frozenset({"knock"})
+"""Calls the expert's search leaves to this player: a knock is judged against guessed
+hands of the opponent (his picks and declines), where the search's uniformly dealt
+worlds hold worse hands than his and would knock into undercuts."""
+
 HORIZON = 8
 """Moves the expert's rollouts play before :func:`estimate` judges the hand: two turns
 each."""
@@ -313,4 +318,4 @@ def _card(action: Action) -> int:
     return action.card
 
 
-__all__ = ["HORIZON", "choose", "estimate", "hint"]
+__all__ = ["HORIZON", "TRUSTED_KINDS", "choose", "estimate", "hint"]

@@ -143,7 +143,8 @@ def choose(game: str, level: str, view: View, rng: random.Random,
         return choose_expert(game, view, sampler, rng, module.choose,
                              EXPERT_BUDGET if budget is None else budget,
                              estimate=getattr(module, "estimate", None),
-                             horizon=getattr(module, "HORIZON", HORIZON))
+                             horizon=getattr(module, "HORIZON", HORIZON),
+                             trusted=getattr(module, "TRUSTED_KINDS", frozenset()))
     bot = bot_for(game)
     best = bot(view)
     if level == "normal":
