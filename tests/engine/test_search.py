@@ -164,7 +164,7 @@ def test_a_trusted_kind_stays_the_policys_call() -> None:
                          never_knocks, budget=0.3, trusted=frozenset({"knock"}))
     assert move.type == "discard", move  # the knock that pays is not the search's to make
     hard = levels.hard_for("gin")
-    assert levels.hard_module("gin").TRUSTED_KINDS == {"knock"}
+    assert "knock" in levels.hard_module("gin").TRUSTED_KINDS
     if hard(view).type == "knock":  # and the policy's own knock stands without a search
         assert choose_expert("gin", view, lambda rng: state.resample(seat, rng),
                              random.Random(7), hard, budget=0.3,
