@@ -16,24 +16,10 @@ from cardtable.bots import gin_hard, gin_simple
 from cardtable.bots.gin_hard_eval import outs
 from cardtable.bots.gin_hard_read import feeds, read
 from cardtable.engine.api import Action
-from cardtable.engine.cards import RANKS, SUITS, format_cards, parse
+from cardtable.engine.cards import format_cards, parse
 from cardtable.engine.games import gin
 from cardtable.engine.games.gin import Phase
-
-
-def drawn(picture: str) -> list[int]:
-    """Cards from a picture: rows ``c``/``d``/``h``/``s``, columns A..K, ``.`` for none."""
-    cards = []
-    for line in picture.strip().splitlines():
-        suit, *cells = line.split()
-        if suit not in SUITS:
-            continue  # the A 2 3 ... heading
-        assert len(cells) == 13, f"row {suit!r} needs 13 columns"
-        for rank, cell in enumerate(cells):
-            assert cell in (".", RANKS[rank]), f"{cell!r} in the {RANKS[rank]} column"
-            if cell != ".":
-                cards.append(SUITS.index(suit) * 13 + rank)
-    return cards
+from spades_deals import drawn  # the card pictures (the parser is not Spades' own)
 
 
 def table(me: list[int], pile: str, phase: Phase = Phase.DRAW, *, his: str = "",
