@@ -169,3 +169,21 @@ def test_a_trusted_kind_stays_the_policys_call() -> None:
         assert choose_expert("gin", view, lambda rng: state.resample(seat, rng),
                              random.Random(7), hard, budget=0.3,
                              trusted=frozenset({"knock"})).type == "knock"
+
+
+def test_a_policy_lost_in_a_narrowed_view_does_not_stop_the_ranking() -> None:
+    from cardtable.bots.search import ranked
+
+    state = advance("gin", 2, {}, 3, 4)
+    view = state.view(state.current_player())
+    legal = [Action.from_json(a) for a in view["legal"]]
+    hard = levels.hard_for("gin")
+
+    def fussy(seen: dict[str, Any]) -> Action:
+        if len(seen["legal"]) < len(view["legal"]):
+            raise AssertionError("a view with fewer moves than it expects")
+        return hard(seen)
+
+    chosen = ranked(view, legal, hard(view), fussy)
+    assert chosen[0] == hard(view) and set(chosen) <= set(legal)
+    assert {a.type for a in chosen} == {a.type for a in legal}  # one of every kind still
