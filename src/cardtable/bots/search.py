@@ -234,7 +234,7 @@ class _Search:
                 return None
             seat = world.current_player()
             if seat is None:
-                return True
+                return 0.0
             try:
                 world.apply(self.policy(world.view(seat)))
             except IllegalAction:
