@@ -321,10 +321,13 @@ def test_a_middle_drop_with_confirm_then_the_next_pool_deal(browser: Browser,
     player.next_deal()
     player.wait_until_ready()
     while player.deal_over():  # a computer may drop its first hand at once
+        if player.phase() == "match_over":
+            break  # and that drop may take a seat past 101: the pool is over, no deal follows
         player.next_deal()
         player.wait_until_ready()
-    assert len(player.hand()) in (13, 14)
-    assert page.inner_text("#table-info").startswith("Deal ")
+    if player.phase() != "match_over":
+        assert len(player.hand()) in (13, 14)
+        assert page.inner_text("#table-info").startswith("Deal ")
     assert "/101" in page.inner_text(".in-seat")  # each seat's pool total
     assert not problems, problems
     context.close()
