@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from cardtable.bots.gin_simple import choose
-from cardtable.client import Client, play
+from cardtable.client import Client, Connection, play
 from server_harness import ServerProcess
 from test_server_leak import logged, true_states
 
@@ -32,8 +32,18 @@ async def test_an_expert_seat_plays_two_hands_and_its_level_shows(server: Server
         async with client.connect(seat) as conn:
             assert conn.table["seats"][1]["kind"] == "bot"
             assert conn.table["seats"][1]["level"] == "expert"
-            played = await asyncio.wait_for(
-                play(conn, choose, until=lambda c: c.view.get("hand", 1) >= 2), 120)
+            # Until the expert has moved (a first-upcard knock can end a hand before its
+            # turn) and a second hand is dealt.
+            turns: list[str] = []
+
+            def done(c: Connection) -> bool:
+                if c.view.get("to_act") == 1:
+                    turns.append("its turn")
+                elif turns and turns[-1] == "its turn":
+                    turns.append("moved")
+                return "moved" in turns and c.view.get("hand", 1) >= 2
+
+            played = await asyncio.wait_for(play(conn, choose, until=done), 120)
             assert played > 0
             # Answered whoever is to move (the expert may be thinking meanwhile).
             pong = await conn.ping(timeout=10)
