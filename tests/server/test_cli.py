@@ -13,6 +13,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -55,9 +56,19 @@ def spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
     # A colour terminal, as people use; the pty's size, not inherited COLUMNS, sets the width.
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
     child = pexpect.spawn(program, [*rest, *args], encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(50, 160), env={**env, "TERM": "xterm-256color"})
+                          dimensions=(50, 160), env={**env, "TERM": "xterm-256color"},
+                          preexec_fn=as_from_a_shell)
     child.logfile_read = screen
     return child, screen
+
+
+def as_from_a_shell() -> None:
+    """Start the program with Ctrl-C as a shell gives it to a foreground job: delivered
+    and not ignored. A child inherits an ignored or blocked SIGINT from the process that
+    starts it, and Python then never turns Ctrl-C into KeyboardInterrupt; in the full
+    test run something in the test process had done so, and the Ctrl-C test hung."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def plain(text: str) -> str:
