@@ -96,6 +96,36 @@ def forbidden(zones: dict[str, Any], seat: int | None, public: set[int]) -> set[
     return hidden - public - shown - set(zones["public"]) - set(zones.get("removed", []))
 
 
+def check_guessed_resample(state: Any, seat: int, twin_zones: dict[str, Any], seed: int,
+                           public: set[int]) -> None:
+    """A resample with a guess (``held``) puts the guessed cards in the guessed hand, keeps
+    what ``seat`` knows, and refuses a card ``seat`` can see."""
+    players = len(twin_zones["hands"])
+    hidden = forbidden(twin_zones, seat, public)
+    for other in [(seat + k) % players for k in range(1, players)]:
+        guess = [c for c in twin_zones["hands"][other] if c in hidden][:3]
+        if not guess:
+            continue
+        world = state.resample(seat, random.Random(seed), {other: guess})
+        assert world.view(seat) == state.view(seat)
+        held = list(world.zones()["hands"][other])
+        for card in guess:
+            held.remove(card)  # raises if a guessed card is not in that hand
+        assert all_cards(world.zones()) == all_cards(twin_zones)
+        zones = state.zones()
+        elsewhere = {c for s, hand in enumerate(zones["hands"]) if s != seat for c in hand}
+        elsewhere |= set(zones["stock"]) | set(zones.get("face_down", []))
+        seen = [c for c in zones["public"] if c not in elsewhere]  # no copy of it hidden
+        if seen:
+            try:
+                state.resample(seat, random.Random(seed), {other: seen[:1]})
+            except ValueError:
+                pass
+            else:
+                raise AssertionError(f"a guess of a face-up card {seen[0]} was taken")
+        break
+
+
 def all_cards(zones: dict[str, Any]) -> list[int]:
     held = [c for h in zones["hands"] for c in h]
     return sorted(held + zones["stock"] + zones.get("face_down", []) + zones["public"]
@@ -220,6 +250,7 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
             assert twin_zones["public"] == zones["public"]
             assert all_cards(twin_zones) == full_deck
             assert twin.legal_actions() == legal
+            check_guessed_resample(state, to_act, twin_zones, seed + stats["actions"], public)
             # the copy plays on (and rolls back) without touching the original
             original = (zones, state.record())
             apply_after_a_fault(twin, legal[0], players)

@@ -43,6 +43,7 @@ from cardtable.engine.api import JSON, option
 from cardtable.engine.api import Options as BaseOptions
 from cardtable.engine.api import Phase as BasePhase
 from cardtable.engine.cards import format_cards, make, rank, str_card
+from cardtable.engine.state import Held, take_guesses
 
 NAME = "toy_war"
 TITLE = "War (toy)"
@@ -243,14 +244,16 @@ class WarState(GameState):
                 "public": [c for _, c in self.trick] + self.won[0] + self.won[1],
                 "removed": unused, "revealed": False, "deal": self.hand_number}
 
-    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+    def redeal_hidden(self, seat: int, rng: random.Random, held: Held) -> None:
         # ``seat`` has seen its own hand and every card played; the other hand and the
-        # stock are one unknown heap to it.
+        # stock are one unknown heap to it.  A guess at his hand goes there first.
         other = 1 - seat
         unseen = self.hands[other] + self.stock
-        rng.shuffle(unseen)
         count = len(self.hands[other])
-        self.hands[other], self.stock = unseen[:count], unseen[count:]
+        guessed = take_guesses(unseen, held, {other: count}).get(other, [])
+        rng.shuffle(unseen)
+        fill = count - len(guessed)
+        self.hands[other], self.stock = guessed + unseen[:fill], unseen[fill:]
 
     def why_illegal(self, action: Action) -> str:
         if action.type not in ("draw_stock", "play", "deal"):

@@ -11,6 +11,7 @@ import pytest
 
 from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.api import live_rng
+from cardtable.engine.state import Held
 from conformance import eager_policy, play_match, random_policy, snapshot
 
 # Rummy 500 seats 6 and 7 as it seats 5 and 8 (two packs, seven cards each): the costly
@@ -256,7 +257,7 @@ def test_the_suite_catches_a_resample_that_redeals_the_seats_own_hand(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from toy_war import WarState
 
-    def careless(self: WarState, seat: int, rng: random.Random) -> None:
+    def careless(self: WarState, seat: int, rng: random.Random, held: Held) -> None:
         heap = self.hands[0] + self.hands[1] + self.stock
         rng.shuffle(heap)
         sizes = [len(h) for h in self.hands]

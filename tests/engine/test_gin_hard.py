@@ -15,6 +15,7 @@ import pytest
 from cardtable.bots import gin_hard, gin_simple
 from cardtable.bots.gin_hard_eval import outs
 from cardtable.bots.gin_hard_read import feeds, read
+from cardtable.engine import get_game
 from cardtable.engine.api import Action
 from cardtable.engine.cards import format_cards, parse
 from cardtable.engine.games import gin
@@ -297,3 +298,32 @@ def test_beats_the_normal_player() -> None:
     won = sum(play(gin.Options(), seed=i // 2, hard_seat=i % 2).result()["winner"] == i % 2
               for i in range(40))
     assert won >= 25
+
+
+def test_the_experts_worlds_give_the_opponent_a_hand_he_could_have_kept() -> None:
+    from cardtable.bots.gin_hard_read import read, world_guess
+    from cardtable.engine.games.gin.showdown import SOLVER
+
+    kept, dealt = [], []
+    for seed in range(40):
+        state = get_game("gin").new_match(rng=random.Random(seed))
+        while not (state.is_over() or get_game("gin").only_dealing(state)):
+            view = state.view(state.current_player())
+            if view["phase"] == "draw" and view["stock"] <= 20:
+                break  # well into the hand: he has drawn a handful of cards
+            state.apply(gin_hard.choose(view))
+        else:
+            continue
+        seat = view["seat"]
+        reading = read(view)
+        rng = random.Random(seed)
+        guess = world_guess(reading, rng)
+        assert len(guess) == reading.opp_hidden and set(guess) <= set(reading.unseen)
+        world = state.resample(seat, rng, {1 - seat: guess})
+        assert world.view(seat) == view
+        assert reading.opp_picked <= set(world.hands[1 - seat])
+        kept.append(SOLVER.deadwood(world.hands[1 - seat]))
+        dealt.append(SOLVER.deadwood(state.resample(seat, rng).hands[1 - seat]))
+    assert len(kept) >= 10
+    # a hand kept from his draws melds; ten unseen cards dealt at random mostly do not
+    assert sum(kept) / len(kept) < 0.6 * sum(dealt) / len(dealt)

@@ -10,12 +10,20 @@ from typing import Any
 import pytest
 
 from cardtable.bots import levels
-from cardtable.bots.search import choose_expert
+from cardtable.bots.search import Sampler, choose_expert
 from cardtable.bots.standing import low_wins, standing
 from cardtable.engine import Action, get_game
+from cardtable.engine.state import Held
 
 GAMES = [("gin", 2, {}), ("spades", 4, {}), ("rummy", 2, {"deals": 1}),
          ("rummy500", 2, {"target": 100}), ("romme", 2, {"deals": 1}), ("indian", 2, {})]
+
+
+def sampler_of(state: Any, seat: int) -> Sampler:
+    """The worlds of ``seat``'s search, as the arena and the server deal them."""
+    def sampler(rng: random.Random, held: Held | None = None) -> Any:
+        return state.resample(seat, rng, held)
+    return sampler
 
 
 def advance(game: str, players: int, options: dict[str, Any], seed: int, moves: int) -> Any:
@@ -40,7 +48,7 @@ def test_the_expert_plays_legal_moves_and_leaves_the_match_alone(
         before = state.record()
         view = state.view(seat)
         move = levels.choose(game, "expert", view, random.Random(seed),
-                             sampler=lambda rng, s=state, t=seat: s.resample(t, rng), budget=0.05)
+                             sampler=sampler_of(state, seat), budget=0.05)
         assert move.to_json() in view["legal"]
         assert state.record() == before and state.view(seat) == view
 
@@ -50,7 +58,7 @@ def test_without_time_or_a_sampler_the_expert_plays_the_policys_move() -> None:
     seat = state.current_player()
     view = state.view(seat)
     hard = levels.hard_for("gin")(view)
-    assert choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(1),
+    assert choose_expert("gin", view, sampler_of(state, seat), random.Random(1),
                          levels.hard_for("gin"), budget=0.0) == hard
     assert levels.choose("gin", "expert", view, random.Random(1)) == hard
 
@@ -84,7 +92,7 @@ def test_the_search_finds_the_knock_its_policy_never_makes() -> None:
     state, seat = a_knock_position()
     view = state.view(seat)
     assert never_knocks(view).type == "discard"
-    move = choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(7),
+    move = choose_expert("gin", view, sampler_of(state, seat), random.Random(7),
                          never_knocks, budget=1.0)
     # Knocking with 4 or less wins points in most worlds; a hand nobody ends scores nothing.
     assert move.type in {"knock", "gin"}, move
@@ -117,7 +125,7 @@ def test_a_rollout_with_an_estimate_stops_at_the_horizon() -> None:
 
     def search(estimate: Any, world: int) -> int:
         moves.clear()
-        value = _Search("gin", seat, lambda rng: state.resample(seat, rng), counting,
+        value = _Search("gin", seat, sampler_of(state, seat), counting,
                         lambda: 0.0, 1.0, estimate, horizon=4).value(
             gin_hard.choose(state.view(seat)), world)
         assert value is not None
@@ -152,7 +160,7 @@ def test_with_short_rollouts_the_search_still_finds_the_knock() -> None:
 
     state, seat = a_knock_position()
     view = state.view(seat)
-    move = choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(7),
+    move = choose_expert("gin", view, sampler_of(state, seat), random.Random(7),
                          never_knocks, budget=1.0, estimate=gin_hard.estimate)
     assert move.type in {"knock", "gin"}, move
 
@@ -160,13 +168,13 @@ def test_with_short_rollouts_the_search_still_finds_the_knock() -> None:
 def test_a_trusted_kind_stays_the_policys_call() -> None:
     state, seat = a_knock_position()
     view = state.view(seat)
-    move = choose_expert("gin", view, lambda rng: state.resample(seat, rng), random.Random(7),
+    move = choose_expert("gin", view, sampler_of(state, seat), random.Random(7),
                          never_knocks, budget=0.3, trusted=frozenset({"knock"}))
     assert move.type == "discard", move  # the knock that pays is not the search's to make
     hard = levels.hard_for("gin")
     assert "knock" in levels.hard_module("gin").TRUSTED_KINDS
     if hard(view).type == "knock":  # and the policy's own knock stands without a search
-        assert choose_expert("gin", view, lambda rng: state.resample(seat, rng),
+        assert choose_expert("gin", view, sampler_of(state, seat),
                              random.Random(7), hard, budget=0.3,
                              trusted=frozenset({"knock"})).type == "knock"
 
@@ -187,3 +195,71 @@ def test_a_policy_lost_in_a_narrowed_view_does_not_stop_the_ranking() -> None:
     chosen = ranked(view, legal, hard(view), fussy)
     assert chosen[0] == hard(view) and set(chosen) <= set(legal)
     assert {a.type for a in chosen} == {a.type for a in legal}  # one of every kind still
+
+
+# -- worlds dealt from a guess, and decisions that settle early ---------------------------
+
+
+def test_the_worlds_hold_what_the_guesser_guesses() -> None:
+    from cardtable.bots import gin_hard
+
+    state = advance("gin", 2, {}, 3, 30)
+    seat = state.current_player()
+    view = state.view(seat)
+    guesses: list[list[int]] = []
+    guess = gin_hard.guess_hidden(view)
+
+    def guesser(seen: dict[str, Any]) -> Any:
+        assert seen == view  # the guess is made from the seat's view alone
+
+        def guessing(rng: random.Random) -> Any:
+            held = guess(rng)
+            guesses.append(list(held[1 - seat]))
+            return held
+        return guessing
+
+    dealt: list[list[int]] = []
+
+    def sampler(rng: random.Random, held: Held | None = None) -> Any:
+        world = state.resample(seat, rng, held)
+        dealt.append(list(world.hands[1 - seat]))
+        return world
+
+    before = state.record()
+    # a clock that moves a tick a call: a few hundred calls of thinking
+    move = choose_expert("gin", view, sampler, random.Random(3), gin_hard.choose, budget=300,
+                         guesser=guesser, clock=iter(range(10**6)).__next__)
+    assert move.to_json() in view["legal"] and state.record() == before
+    assert guesses and len(guesses) == len(dealt)
+    for guessed, hand in zip(guesses, dealt, strict=True):
+        assert set(guessed) <= set(hand)
+
+
+def test_a_rival_surely_worse_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.bots import search
+
+    assert search._hopeless([-9.0, -11.0, -10.0, -10.5])
+    assert not search._hopeless([-9.0, 30.0, -10.0, -10.5])
+    assert not search._hopeless([-10.0, -10.0, -10.0])  # too few worlds to give a rival up
+    assert search._score([9.0, 11.0, 10.0, 10.5]) > 0 >= search._score([9.0, -30.0, 10.0, 10.5])
+    state = advance("gin", 2, {}, 7, 13)
+    seat = state.current_player()
+    view = state.view(seat)
+
+    def worlds_used() -> tuple[Action, int]:
+        worlds: list[int] = []
+
+        def counting(rng: random.Random, held: Held | None = None) -> Any:
+            worlds.append(1)
+            return state.resample(seat, rng, held)
+
+        # a clock that moves a tick a call: the same budget for both searches
+        move = choose_expert("gin", view, counting, random.Random(7), levels.hard_for("gin"),
+                             budget=5000, clock=iter(range(10**9)).__next__)
+        return move, len(worlds)
+
+    pruned = worlds_used()
+    monkeypatch.setattr(search, "_hopeless", lambda seen: False)
+    unpruned = worlds_used()
+    assert pruned[0] == unpruned[0] == levels.hard_for("gin")(view)
+    assert pruned[1] < unpruned[1] / 2, (pruned, unpruned)  # its time went to no rival

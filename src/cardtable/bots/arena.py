@@ -30,6 +30,7 @@ import random
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -248,7 +249,7 @@ def _decide(entrant: Entrant, job: MatchJob, state: Any, seat: int, rng: random.
         choice: Action = plugins[entrant.spec].choose(state, seat)
         return choice
     return levels.choose(job.game, entrant.spec, state.view(seat), rng,
-                         sampler=lambda world_rng: state.resample(seat, world_rng),
+                         sampler=partial(state.resample, seat),
                          budget=job.budget)
 
 

@@ -26,6 +26,7 @@ Action('deal')
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,11 +38,13 @@ from cardtable.bots.gin_hard_read import (
     knock_outcomes,
     likely_hands,
     read,
+    world_guess,
 )
 from cardtable.bots.gin_hard_words import describe_discard, describe_take, meld_with
 from cardtable.engine.api import Action
 from cardtable.engine.cards import pretty_card
 from cardtable.engine.games.gin.showdown import SOLVER, value
+from cardtable.engine.state import Held
 
 View = dict[str, Any]
 
@@ -273,6 +276,15 @@ TRUSTED_KINDS = frozenset({"knock"})
 hands of the opponent (his picks and declines), where the search's uniformly dealt
 worlds hold worse hands than his and would knock into undercuts."""
 
+
+def guess_hidden(view: View) -> Callable[[random.Random], Held]:
+    """How the expert deals its worlds from ``view``: the opponent holds a hand he could
+    have kept from what he drew (:func:`~cardtable.bots.gin_hard_read.world_guess`), not
+    ten cards dealt at random from the unseen ones."""
+    reading = read(view)
+    opponent = 1 - reading.seat
+    return lambda rng: {opponent: world_guess(reading, rng)}
+
 HORIZON = 8
 """Moves the expert's rollouts play before :func:`estimate` judges the hand: two turns
 each."""
@@ -293,8 +305,8 @@ def estimate(view_of: Callable[[int], View], seat: int) -> float | None:
     if mine.get("phase") != "draw" or mine.get("to_act") is None:
         return None
     actor = int(mine["to_act"])
-    other = 1 - actor
-    dead = [int(view_of(s)["melding"]["points"]) for s in (actor, other)]
+    views = {seat: mine}
+    dead = [int((views.get(s) or view_of(s))["melding"]["points"]) for s in (actor, 1 - actor)]
     limit = int(mine.get("knock_limit", 10))
 
     def ready(deadwood: int) -> float:

@@ -181,17 +181,47 @@ def likely_hands(r: Reading, count: int) -> list[list[int]]:
     rng = random.Random(_seed(r))
     extra = max(0, min(EXTRA_MOST, (FULL_STOCK - r.stock) // 2,
                        (len(r.unseen) - r.opp_hidden) // 2))
-    need = r.opp_hidden + max(0, extra)
+    return [kept_hand(r, rng, extra) for _ in range(count)]
+
+
+def kept_hand(r: Reading, rng: random.Random, extra: int, *,
+              picks_stay: bool = False) -> list[int]:
+    """A guess at the opponent's hand: his picks and ``extra`` more unseen cards than he
+    hides, drawn by their odds, then the worst card thrown again ``extra`` times (never
+    one of his picks if ``picks_stay``)."""
+    need = r.opp_hidden + extra
     keyed = [(c, r.p_opp.get(c, 0.0) + 0.02) for c in r.unseen]
-    hands = []
-    for _ in range(count):
-        # Weighted sampling without replacement (a random key per card, the largest win).
-        order = sorted(keyed, key=lambda cw: rng.random() ** (1 / cw[1]), reverse=True)
-        held = [*r.opp_picked, *(c for c, _ in order[:need])]
-        for _ in range(extra):
+    # Weighted sampling without replacement (a random key per card, the largest win).
+    order = sorted(keyed, key=lambda cw: rng.random() ** (1 / cw[1]), reverse=True)
+    held = [*r.opp_picked, *(c for c, _ in order[:need])]
+    for _ in range(extra):
+        if picks_stay:
+            after = SOLVER.deadwood_after_each_discard(held)
+            held.remove(min((left, -value(c), c) for c, left in after.items()
+                            if c not in r.opp_picked)[2])
+        else:
             held.remove(_worst(held))
-        hands.append(held)
-    return hands
+    return held
+
+
+WORLD_EXTRA_SHARE, WORLD_EXTRA_MOST = 0.75, 5
+"""The expert's worlds (:func:`world_guess`): the opponent kept the best of his ten and
+this share of his stock draws, at most this many.  Fitted to hard v hard (60 matches):
+his deadwood at our turn averages 38 / 22 / 12 / 8 / 6 as the stock runs down (stock
+25-31 / 20-24 / 15-19 / 10-14 / 2-9), these worlds 48 / 28 / 13 / 8 / 4; uniformly dealt
+ones 53 / 48 / 43 / 38 / 30."""
+
+
+def world_guess(r: Reading, rng: random.Random) -> list[int]:
+    """The opponent's hidden cards in one of the expert's worlds: a real opponent kept
+    what melds, so a hand dealt uniformly from the unseen cards (deadwood near 40 when
+    his is near 10) makes every knock look safe."""
+    if not r.opp_hidden:
+        return []
+    draws = max(0, (FULL_STOCK - r.stock) // 2)
+    extra = max(0, min(round(WORLD_EXTRA_SHARE * draws), WORLD_EXTRA_MOST,
+                       len(r.unseen) - r.opp_hidden))
+    return [c for c in kept_hand(r, rng, extra, picks_stay=True) if c not in r.opp_picked]
 
 
 def _worst(cards: list[int]) -> int:
@@ -231,5 +261,5 @@ def deadwood_after_best(cards: Sequence[int], keep: int | None = None) -> tuple[
     return min((left, -value(c), c) for c, left in after.items() if c != keep)[0::2]
 
 
-__all__ = ["Reading", "deadwood_after_best", "feeds", "knock_outcomes", "likely_hands",
-           "meld_partners", "read"]
+__all__ = ["Reading", "deadwood_after_best", "feeds", "kept_hand", "knock_outcomes",
+           "likely_hands", "meld_partners", "read", "world_guess"]

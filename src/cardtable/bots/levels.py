@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
+from cardtable.bots.search import Sampler
 from cardtable.engine import descriptors, get_game
 from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER, pretty_card, pretty_cards
@@ -73,8 +74,6 @@ EXPERT_BUDGET = 0.5
 """Seconds of thinking an expert computer spends on a decision at most (CPU time of its
 thread; the search stops at the first rollout past it)."""
 
-Sampler = Callable[[random.Random], Any]
-"""A world consistent with what the seat knows: ``lambda rng: state.resample(seat, rng)``."""
 
 EASY_SLIP = 0.35
 """How often an easy computer swaps the bot's discard, card or bid for a looser one."""
@@ -144,7 +143,8 @@ def choose(game: str, level: str, view: View, rng: random.Random,
                              EXPERT_BUDGET if budget is None else budget,
                              estimate=getattr(module, "estimate", None),
                              horizon=getattr(module, "HORIZON", HORIZON),
-                             trusted=getattr(module, "TRUSTED_KINDS", frozenset()))
+                             trusted=getattr(module, "TRUSTED_KINDS", frozenset()),
+                             guesser=getattr(module, "guess_hidden", None))
     bot = bot_for(game)
     best = bot(view)
     if level == "normal":

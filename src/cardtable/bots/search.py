@@ -21,16 +21,22 @@ Choices that make it work on a budget:
   A Gin hand's outcome swings by 25-point bonuses from one world to the next, so a mean
   over a few worlds is mostly noise; following it played far worse than the policy
   (measured: 8% of matches against ``hard`` at 0.3 s a decision).
-* **Some calls stay the policy's.**  Every world is dealt uniformly from the unseen
-  cards, but a real opponent's hand is not uniform: he kept what melds and threw what
-  did not.  In those worlds a Gin knock looks safer than it is (measured: with knocks
-  searched, the expert knocked 2.3 times as often as hard and was undercut 41 times in
-  40 matches, hard 3 times).  A policy module lists such kinds in ``TRUSTED_KINDS``;
-  its reading of the opponent judges them, and the search weighs the rest.
+* **Worlds an opponent could have played into.**  Dealt uniformly from the unseen cards,
+  an opponent's hand is not one a real player holds: he kept what melds and threw what
+  did not (Gin, hard v hard: his deadwood averages 12 at mid-hand, a uniform deal of the
+  unseen cards 43).  In such worlds a Gin knock looks safer than it is (measured: the
+  expert knocked 2.3 times as often as hard and was undercut 41 times in 40 matches, hard
+  3 times).  A policy module may offer ``guess_hidden(view)``: a guess per world at the
+  hidden hands from what the seat saw (Gin: the best ten of what he drew, drawn by his
+  picks and declines), which the engine deals first (``resample(seat, rng, held)``).
+* **Some calls stay the policy's.**  A policy module lists in ``TRUSTED_KINDS`` the kinds
+  of move its own reading judges better than the worlds can; the search weighs the rest.
 * **Few candidates.** The policy ranks the moves (:func:`ranked`: its move, then its
   move once that one is taken away, ...) and only its first :data:`MAX_CANDIDATES` are
   tried; after :data:`HALVE_AFTER` worlds and again at each doubling the worse half is
-  dropped, so the time goes to the moves still in question.
+  dropped, and a rival surely worse than the policy's move (as many standard errors
+  below it as a winner must be above) at once, so the time goes to the moves still in
+  question, and a decision with none left ends before its budget.
 * **Short rollouts, where the game can judge a hand in play.**  A hard player's move
   costs a millisecond or more, a Gin hand to its end forty of them, and two rollouts
   that differ by one move drift apart over a whole hand until their difference is
@@ -46,9 +52,9 @@ Choices that make it work on a budget:
   policy decision.
 
 Known limits, as with every PIMC player: it assumes it will know the hidden cards
-after its move (strategy fusion), and it weighs every world the same although the
-opponents' picks and throws make some likelier; the hard policy's card reading covers
-part of that inside the rollouts.
+after its move (strategy fusion), and where a game gives no ``guess_hidden`` it deals
+every hidden card uniformly although the opponents' picks and throws make some hands
+likelier; the hard policy's card reading covers part of that inside the rollouts.
 """
 
 from __future__ import annotations
@@ -57,15 +63,27 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from cardtable.bots.standing import standing
 from cardtable.engine import get_game
 from cardtable.engine.api import Action, IllegalAction
+from cardtable.engine.state import Held
 
 View = dict[str, Any]
 Policy = Callable[[View], Action]
-Sampler = Callable[[random.Random], Any]
+
+
+class Sampler(Protocol):
+    """A world consistent with what the seat knows, the cards of ``held`` where it says:
+    ``lambda rng, held=None: state.resample(seat, rng, held)``."""
+
+    def __call__(self, rng: random.Random, held: Held | None = None) -> Any: ...
+
+
+Guesser = Callable[[View], Callable[[random.Random], Held]]
+"""``guess_hidden(view)``: a policy module's way to deal the worlds of one decision,
+``guess(rng)`` a guess at the opponents' hidden cards (a hand they could have kept)."""
 Estimate = Callable[[Callable[[int], View], int], "float | None"]
 """``estimate(view_of, seat)``: the seat's expected points from the hand still in play,
 where ``view_of(s)`` is seat ``s``'s view of the world (every hand is known there), or
@@ -84,7 +102,11 @@ MIN_WORLDS = 4
 
 CONFIDENCE = 2.0
 """Standard errors by which a rival's mean gain over the policy's move must clear zero
-(about 98% one-sided for each rival; there are a few rivals)."""
+(about 98% one-sided for each rival; there are a few rivals); a rival as far below zero
+is given up."""
+
+SETTLED_AFTER = 16
+"""Worlds after which a rival that alone is left and clears the margin is played at once."""
 
 HORIZON = 8
 """Policy moves a rollout plays before it asks the game's ``estimate`` (if it has one):
@@ -99,11 +121,13 @@ def choose_expert(game: str, view: View, sampler: Sampler, rng: random.Random,
                   policy: Policy, budget: float,
                   clock: Callable[[], float] = time.thread_time,
                   estimate: Estimate | None = None, horizon: int = HORIZON,
-                  trusted: frozenset[str] = frozenset()) -> Action:
+                  trusted: frozenset[str] = frozenset(),
+                  guesser: Guesser | None = None) -> Action:
     """The move for the seat of ``view`` that does best, on average over worlds dealt by
-    ``sampler``, when ``policy`` plays every seat to the end of the hand (or for
-    ``horizon`` moves, then ``estimate`` judges the rest).  Moves of a ``trusted`` kind
-    are the policy's call: such a move of its stands, and none is tried against it."""
+    ``sampler`` (with the hidden hands ``guesser`` guesses, if given), when ``policy``
+    plays every seat to the end of the hand (or for ``horizon`` moves, then ``estimate``
+    judges the rest).  Moves of a ``trusted`` kind are the policy's call: such a move of
+    its stands, and none is tried against it."""
     legal = [Action.from_json(a) for a in view.get("legal", [])]
     if not legal:
         raise ValueError("the view offers no legal action: it is not this seat's turn")
@@ -115,7 +139,9 @@ def choose_expert(game: str, view: View, sampler: Sampler, rng: random.Random,
         return candidates[0]
     started = clock()
     deadline, cutoff = started + budget, started + 2 * budget
-    search = _Search(game, view["seat"], sampler, policy, clock, cutoff, estimate, horizon)
+    guess = guesser(view) if guesser is not None else None
+    search = _Search(game, view["seat"], sampler, policy, clock, cutoff, estimate, horizon,
+                     guess)
     rivals = candidates[1:]
     gains: dict[Action, list[float]] = {m: [] for m in rivals}
     next_halving = HALVE_AFTER
@@ -132,7 +158,11 @@ def choose_expert(game: str, view: View, sampler: Sampler, rng: random.Random,
             break
         for move, gain in world.items():
             gains[move].append(gain)
-        if len(gains[rivals[0]]) >= next_halving and len(rivals) > 1:
+        rivals = [m for m in rivals if not _hopeless(gains[m])]
+        if len(rivals) == 1 and _score(gains[rivals[0]]) > 0 \
+                and len(gains[rivals[0]]) >= SETTLED_AFTER:
+            break  # the one rival left has beaten the policy's move for sure: settled
+        if rivals and len(gains[rivals[0]]) >= next_halving and len(rivals) > 1:
             rivals = sorted(rivals, key=lambda m: -mean(gains[m]))[:max(1, len(rivals) // 2)]
             next_halving *= 2
     return _verdict(preferred, gains)
@@ -145,14 +175,33 @@ def _verdict(preferred: Action, gains: dict[Action, list[float]]) -> Action:
     overrule a good player."""
     best, best_score = preferred, 0.0
     for move, seen in gains.items():
-        if len(seen) < MIN_WORLDS:
-            continue
-        average = mean(seen)
-        spread = math.sqrt(sum((g - average) ** 2 for g in seen) / (len(seen) - 1))
-        score = average - CONFIDENCE * spread / math.sqrt(len(seen))
+        score = _score(seen)
         if score > best_score:
             best, best_score = move, score
     return best
+
+
+def _spread(seen: list[float]) -> float | None:
+    """The standard error of the mean of ``seen``; None under :data:`MIN_WORLDS` worlds."""
+    if len(seen) < MIN_WORLDS:
+        return None
+    average = mean(seen)
+    return math.sqrt(sum((g - average) ** 2 for g in seen) / (len(seen) - 1) / len(seen))
+
+
+def _score(seen: list[float]) -> float:
+    """How surely a rival beats the policy's move: its mean gain less
+    :data:`CONFIDENCE` standard errors (0 before :data:`MIN_WORLDS` worlds)."""
+    spread = _spread(seen)
+    return 0.0 if spread is None else mean(seen) - CONFIDENCE * spread
+
+
+def _hopeless(seen: list[float]) -> bool:
+    """Whether a rival surely does worse than the policy's move (its mean gain at least
+    :data:`CONFIDENCE` standard errors below nothing): no more worlds for it.  Most
+    decisions are clear, and such a decision ends at once instead of using the budget."""
+    spread = _spread(seen)
+    return spread is not None and mean(seen) + CONFIDENCE * spread < 0
 
 
 def mean(values: list[float]) -> float:
@@ -196,8 +245,10 @@ class _Search:
 
     def __init__(self, game: str, seat: int, sampler: Sampler, policy: Policy,
                  clock: Callable[[], float], cutoff: float,
-                 estimate: Estimate | None = None, horizon: int = HORIZON):
+                 estimate: Estimate | None = None, horizon: int = HORIZON,
+                 guess: Callable[[random.Random], Held] | None = None):
         self.descriptor = get_game(game)
+        self.guess = guess
         self.seat = seat
         self.sampler = sampler
         self.policy = policy
@@ -209,7 +260,8 @@ class _Search:
         """The seat's standing after ``move`` in the world of ``seed``, the hand played
         out by the policy (or judged by the estimate past the horizon); None if the
         clock passed the cutoff first."""
-        world = self.sampler(random.Random(seed))
+        rng = random.Random(seed)
+        world = self.sampler(rng) if self.guess is None else self.sampler(rng, self.guess(rng))
         world.apply(move)
         rest = self._play_out(world)
         if rest is None:
@@ -243,5 +295,5 @@ class _Search:
         return 0.0
 
 
-__all__ = ["HALVE_AFTER", "HORIZON", "MAX_CANDIDATES", "ROLLOUT_LIMIT", "Estimate",
-           "choose_expert", "ranked"]
+__all__ = ["HALVE_AFTER", "HORIZON", "MAX_CANDIDATES", "ROLLOUT_LIMIT", "Estimate", "Guesser",
+           "Sampler", "choose_expert", "ranked"]

@@ -27,15 +27,38 @@ dispatched to its own function without re-owning ``legal_actions``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from . import rollback
 from .api import JSON, Action, Chance, Event, IllegalAction, Options, Rng, live_rng
 from .api import Phase as PhaseEnum
+from .cards import str_card
+
+Held = Mapping[int, Sequence[int]]
+"""A guess at hidden cards, for :meth:`GameState.resample`: seat -> cards it holds."""
 
 LegalFn = Callable[[Any], list[Action]]
 RuleFn = Callable[[Any, Action], list[Event]]
+
+
+def take_guesses(unseen: list[int], held: Held, hidden: Mapping[int, int]) -> dict[int, list[int]]:
+    """For a redeal: takes the cards ``held`` guesses for each seat out of ``unseen`` (the
+    cards the searching seat cannot see; a copy each, with two packs) and returns them
+    by seat.  ``hidden``: how many unseen cards each other seat holds."""
+    taken: dict[int, list[int]] = {}
+    for seat, cards in held.items():
+        if seat not in hidden:
+            raise ValueError(f"seat {seat} holds no card the searching seat cannot see")
+        if len(cards) > hidden[seat]:
+            raise ValueError(f"seat {seat} hides {hidden[seat]} cards, not {len(cards)}")
+        for card in cards:
+            if card not in unseen:
+                raise ValueError(f"{str_card(card)} is not among the cards the searching "
+                                 f"seat cannot see")
+            unseen.remove(card)
+        taken[seat] = list(cards)
+    return taken
 
 
 class GameState:
@@ -105,8 +128,9 @@ class GameState:
     def result(self) -> dict[str, JSON]:
         raise NotImplementedError
 
-    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
-        """On a fresh copy (:meth:`resample`): deal anew the cards ``seat`` cannot see."""
+    def redeal_hidden(self, seat: int, rng: random.Random, held: Held) -> None:
+        """On a fresh copy (:meth:`resample`): deal anew the cards ``seat`` cannot see, the
+        cards of ``held`` to the seats it names (:func:`take_guesses` checks them)."""
         raise NotImplementedError
 
     def canonical(self, action: Action) -> Action:
@@ -227,13 +251,19 @@ class GameState:
         """Server-only: every chance outcome drawn so far (the server logs the new ones)."""
         return list(self._chance.outcomes)
 
-    def resample(self, seat: int, rng: random.Random) -> Self:
+    def resample(self, seat: int, rng: random.Random, held: Held | None = None) -> Self:
         """A full state consistent with ``view(seat)``: the whole state copied (so no
-        list is shared with this one), then the cards ``seat`` cannot see dealt anew."""
+        list is shared with this one), then the cards ``seat`` cannot see dealt anew.
+
+        ``held`` (seat -> cards) is a guess at what other seats hold among the cards
+        ``seat`` cannot see: those cards go to those hands and the rest are dealt at
+        random, so a search can deal worlds that fit how the others played (a player
+        keeps what melds).  A card ``seat`` can see, or more cards than a hand hides,
+        raise ``ValueError``.  Without it every hidden card is dealt uniformly."""
         twin = object.__new__(type(self))
         twin.__dict__.update(rollback.copy_fields(self))
         twin._chance = Chance(rng)
         twin._legal, twin._legal_ids = None, None
-        twin.redeal_hidden(seat, rng)
+        twin.redeal_hidden(seat, rng, held or {})
         rollback.mark_origin(twin)
         return twin

@@ -20,6 +20,7 @@ import logging
 import random
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from ..bots import autoplay, levels
@@ -205,8 +206,7 @@ class Turns:
         def search() -> Action:
             try:
                 return levels.choose(game, "expert", view, random.Random(seed),
-                                     sampler=lambda rng: private.resample(seat, rng),
-                                     budget=budget)
+                                     sampler=partial(private.resample, seat), budget=budget)
             except Exception:  # a search bug must not stall the table: hard's move stands
                 log.exception("expert search failed at %s; playing hard's move", game)
                 return levels.choose(game, "hard", view, random.Random(seed))
@@ -229,7 +229,7 @@ class Turns:
         level = self._level(table, seat)
         state = table.state
         return levels.choose(self.game.name, level, state.view(seat), self.rng,
-                             sampler=lambda rng: state.resample(seat, rng),
+                             sampler=partial(state.resample, seat),
                              budget=self.config.expert_budget)
 
     async def computer_move(self, table: TurnsHost, version: int) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from ..api import JSON, Action, Event
 from ..cards import JOKER, format_cards, str_card
 from ..melds import MeldRules, make_meld
-from ..state import GameState
+from ..state import GameState, Held, take_guesses
 from .hooks import Hooks
 from .opening import opening_actions
 from .phase import Phase
@@ -468,9 +468,10 @@ class TableMeldState(Hooks, GameState):
                 "jokers": sum(c >= JOKER for c in self.full_deck()),
                 "packs": self.full_deck().count(0)}
 
-    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+    def redeal_hidden(self, seat: int, rng: random.Random, held: Held) -> None:
         """The stock and the cards of the others' hands ``seat`` has not seen, shuffled
-        and dealt anew; cards others picked up from the discard pile stay with them."""
+        and dealt anew (a guess in ``held`` to its seat first); cards others picked up from
+        the discard pile stay with them."""
         unseen = list(self.stock)
         kept: list[list[int]] = []
         for s, hand in enumerate(self.hands):
@@ -480,6 +481,9 @@ class TableMeldState(Hooks, GameState):
                 rest.remove(c)
             unseen += rest
             kept.append(known)
+        hidden = {s: len(hand) - len(kept[s]) for s, hand in enumerate(self.hands) if s != seat}
+        for s, cards in take_guesses(unseen, held, hidden).items():
+            kept[s] += cards
         rng.shuffle(unseen)
         sizes = [len(hand) for hand in self.hands]
         self.hands = []

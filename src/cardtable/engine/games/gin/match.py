@@ -8,7 +8,7 @@ from typing import Any
 from ... import api
 from ...api import JSON, Action, Event, IllegalAction
 from ...cards import format_cards, str_card
-from ...state import GameState
+from ...state import GameState, Held, take_guesses
 from .options import Options
 from .settlement import final_settlement, match_over
 from .showdown import SOLVER, Settlement, settle, value
@@ -361,18 +361,21 @@ class GinState(GameState):
                 "face_down": list(self.face_down), "public": list(self.discard),
                 "revealed": self.revealed, "deal": self.hand_number}
 
-    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
-        """The opponent's unseen cards, the stock and the face-down card dealt anew; what
-        he took from the discard pile (or everything, once revealed) stays in his hand."""
+    def redeal_hidden(self, seat: int, rng: random.Random, held: Held) -> None:
+        """The opponent's unseen cards, the stock and the face-down card dealt anew (a
+        guess in ``held`` goes to his hand first); what he took from the discard pile (or
+        everything, once revealed) stays in his hand."""
         other = 1 - seat
         known = set(self.hands[other]) if self.revealed else self.picked[other]
         unseen = [c for c in self.hands[other] + self.stock + self.face_down if c not in known]
-        rng.shuffle(unseen)
         hidden_count = len(self.hands[other]) - len(known)
+        guessed = take_guesses(unseen, held, {other: hidden_count}).get(other, [])
+        rng.shuffle(unseen)
+        fill = hidden_count - len(guessed)
         stock_count = len(self.stock)
-        self.hands[other] = [c for c in self.hands[other] if c in known] + unseen[:hidden_count]
-        self.stock = unseen[hidden_count:hidden_count + stock_count]
-        self.face_down = unseen[hidden_count + stock_count:]
+        self.hands[other] = [c for c in self.hands[other] if c in known] + guessed + unseen[:fill]
+        self.stock = unseen[fill:fill + stock_count]
+        self.face_down = unseen[fill + stock_count:]
 
     def __str__(self) -> str:
         return (f"gin hand {self.hand_number} {self.phase.value} to act {self.to_act}: "

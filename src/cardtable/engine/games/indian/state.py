@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from ...api import JSON
+from ...state import Held
 from . import views
 from .match import IndianRules
 
@@ -26,8 +27,8 @@ class IndianState(IndianRules):
         """Server/test-only: where every card is, for conservation and leak checks."""
         return views.zones(self)
 
-    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
-        views.redeal_hidden(self, seat, rng)
+    def redeal_hidden(self, seat: int, rng: random.Random, held: Held) -> None:
+        views.redeal_hidden(self, seat, rng, held)
 
 
 __all__ = ["IndianState"]

@@ -14,6 +14,7 @@ import random
 
 from ...api import JSON
 from ...cards import RANKS, format_cards, str_card
+from ...state import Held, take_guesses
 from . import arrange
 from .layout import arrangement
 from .match import IndianRules
@@ -93,9 +94,10 @@ def zones(state: IndianRules) -> dict[str, JSON]:
             "jokers": state.options.decks, "packs": state.options.decks}
 
 
-def redeal_hidden(state: IndianRules, seat: int, rng: random.Random) -> None:
+def redeal_hidden(state: IndianRules, seat: int, rng: random.Random, held: Held) -> None:
     """The unseen cards (closed deck, others' hands but what they picked, others' face-down
-    finish cards) dealt anew; everything ``seat`` saw stays."""
+    finish cards) dealt anew (a guess in ``held`` to its seat's hand first); everything
+    ``seat`` saw stays."""
     unseen = list(state.closed)
     kept: list[list[int]] = []
     for s, hand in enumerate(state.hands):
@@ -107,6 +109,9 @@ def redeal_hidden(state: IndianRules, seat: int, rng: random.Random) -> None:
         kept.append(known)
     hidden_finish = [s for s in state.finish if s != seat and not state.revealed]
     unseen += [state.finish[s] for s in hidden_finish]
+    hidden = {s: len(hand) - len(kept[s]) for s, hand in enumerate(state.hands) if s != seat}
+    for s, cards in take_guesses(unseen, held, hidden).items():
+        kept[s] += cards
     rng.shuffle(unseen)
     for s, hand in enumerate(state.hands):
         extra = len(hand) - len(kept[s])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ...state import Held, take_guesses
 from .match import SpadesRules
 from .phase import Phase
 from .tricks import CLUBS, SPADES, SUIT_OF, suit_of
@@ -120,8 +121,9 @@ def deal_constrained(pool: list[int], capacity: list[int], allowed: list[frozens
     return out
 
 
-def redeal_hidden(state: SpadesRules, seat: int, rng: random.Random) -> None:
-    """On a copy of a match: every card unknown to ``seat`` dealt anew."""
+def redeal_hidden(state: SpadesRules, seat: int, rng: random.Random, held: Held) -> None:
+    """On a copy of a match: every card unknown to ``seat`` dealt anew (a guess in
+    ``held`` to its seat first; a card of a suit that seat has shown void in is refused)."""
     n = state.players
     voids = shown_voids(state)
     own_side = state.sides[state.side_of(seat)]
@@ -137,11 +139,16 @@ def redeal_hidden(state: SpadesRules, seat: int, rng: random.Random) -> None:
     hidden = [c for h in state.hands for c in h] + state.stock + state.aside + [
         c for d in state.dead for c in d]
     pool = [c for c in hidden if c not in known]
+    allowed = [ALL_SUITS - voids[s] if s != seat or state.looked[s] else ALL_SUITS
+               for s in range(n)]
+    room = {s: len(state.hands[s]) - len(fixed[s]) for s in range(n) if s != seat}
+    for s, cards in take_guesses(pool, held, room).items():
+        if any(suit_of(c) not in allowed[s] for c in cards):
+            raise ValueError(f"seat {s} has shown a void in a suit guessed in its hand")
+        fixed[s] += cards
 
     # buckets: each hand, then the stock, each seat's dead cards, the card set aside
     capacity = [len(h) - len(f) for h, f in zip(state.hands, fixed, strict=True)]
-    allowed = [ALL_SUITS - voids[s] if s != seat or state.looked[s] else ALL_SUITS
-               for s in range(n)]
     capacity.append(len(state.stock) - len(offered))
     capacity += [0 if s == seat else len(state.dead[s]) for s in range(n)]
     capacity.append(len(state.aside))

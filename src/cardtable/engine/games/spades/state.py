@@ -12,6 +12,7 @@ from typing import Any
 
 from ...api import JSON, Action
 from ...cards import format_cards
+from ...state import Held
 from . import reasons, search, views
 from .match import SpadesRules
 
@@ -30,8 +31,8 @@ class SpadesState(SpadesRules):
     def why_illegal(self, action: Action) -> str:
         return reasons.why_illegal(self, action)
 
-    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
-        search.redeal_hidden(self, seat, rng)
+    def redeal_hidden(self, seat: int, rng: random.Random, held: Held) -> None:
+        search.redeal_hidden(self, seat, rng, held)
 
     def __str__(self) -> str:
         hands = " | ".join(format_cards(h) for h in self.hands)
