@@ -114,6 +114,12 @@ def test_a_hint_at_a_spades_table(browser: Browser, base_url: str) -> None:
         page.keyboard.press("H")
         said = reason(page)
         assert said.startswith("Hint: ")
+        # The move it names is marked: the bid's button while I bid, else the card.
+        marked = page.eval_on_selector_all(
+            ".spades .hinted", "els => els.map(e => e.dataset.bid ?? e.dataset.card ?? e.id)")
+        assert len(marked) == 1, marked
+        if page.locator("#bid-panel").count():
+            assert page.locator(f'.bid-button[data-bid="{marked[0]}"]').count() == 1
         # Not checked here that the announcer says it: three computers' moves are announced
         # too and may take its place at once (the Gin test checks the announcement).
         assert not problems, problems

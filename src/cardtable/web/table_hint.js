@@ -95,6 +95,12 @@ export function createHints(ctx, io) {
       }
       const pile = { draw_stock: "stock", draw_discard: "discard", take_upcard: "discard" }[action.type];
       if (pile) root.querySelector(`[data-pile="${pile}"]`)?.classList.add("hinted");
+      // A move that names no card: its button (a bid's number; else the button the board
+      // names after the move, as #blind-nil for blind_nil, #knock, #drop).
+      const button = action.type === "bid"
+        ? root.querySelector(`.bid-button[data-bid="${Number(action.number)}"]`)
+        : root.querySelector(`button#${CSS.escape(action.type.replace(/_/g, "-"))}`);
+      if (button && !codes.length && !pile) button.classList.add("hinted");
     },
 
     /** The server's hint frame. */
