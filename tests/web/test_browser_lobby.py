@@ -263,7 +263,8 @@ def test_settings_and_express_go_with_the_new_table(browser: Browser, server: We
 
 
 def test_friends_table_settings_and_seat_levels(browser: Browser, server: WebServer) -> None:
-    """Rummy for three: one invited seat, one computer; 60 s turns, no spectators, listed."""
+    """Rummy for three: one invited seat, one computer; 60 s turns, no spectators, no
+    hints, listed."""
     base = server.base_url
     context, page, problems = open_home(browser, base, "Ida")
     page.click("label[for=game-rummy]")
@@ -272,13 +273,18 @@ def test_friends_table_settings_and_seat_levels(browser: Browser, server: WebSer
     page.select_option("#level-2", "easy")
     page.select_option("#turn-time", "60")
     page.uncheck("#spectators")
+    page.uncheck("#hints")
     page.check("#public")
+    assert "no hints" in page.inner_text("#table-summary")
     page.click("#play-friend")
     page.wait_for_url("**/t/*")
     code = table_code(page.url)
     info = table_info(base, code)
     assert info["settings"]["turn_time"] == 60
     assert info["settings"]["spectators"] is False and info["settings"]["private"] is False
+    assert info["settings"]["hints"] is False
+    page.wait_for_selector(".rummy[data-phase]")
+    assert page.locator("#hint-button").count() == 0  # the host's own table: none either
     assert info["settings"]["levels"] == ["normal", "normal", "easy"]
     assert info["express"] is False
 

@@ -206,10 +206,10 @@ def kept_hand(r: Reading, rng: random.Random, extra: int, *,
 
 WORLD_EXTRA_SHARE, WORLD_EXTRA_MOST = 0.75, 5
 """The expert's worlds (:func:`world_guess`): the opponent kept the best of his ten and
-this share of his stock draws, at most this many.  Fitted to hard v hard (60 matches):
-his deadwood at our turn averages 38 / 22 / 12 / 8 / 6 as the stock runs down (stock
-25-31 / 20-24 / 15-19 / 10-14 / 2-9), these worlds 48 / 28 / 13 / 8 / 4; uniformly dealt
-ones 53 / 48 / 43 / 38 / 30."""
+this share of his stock draws, at most this many.  Chosen on hard v hard play
+(``python bench/gin_worlds.py --matches 60``): his deadwood at our turn averages 38 / 22 /
+12 / 8 / 6 as the stock runs down (stock 25-31 / 20-24 / 15-19 / 10-14 / 2-9), in these
+worlds 45 / 27 / 14 / 8 / 4, in uniformly dealt ones 55 / 53 / 50 / 45 / 35."""
 
 
 def world_guess(r: Reading, rng: random.Random) -> list[int]:

@@ -154,7 +154,7 @@ function checkField(id, text, checked, hint) {
 }
 
 /**
- * Turn time, lobby listing, spectators, express and the computers' levels:
+ * Turn time, lobby listing, spectators, hints, express and the computers' levels:
  * the TableSettings sent with POST /api/tables (docs/protocol.md).
  */
 function tableSettings(onExpress) {
@@ -166,6 +166,8 @@ function tableSettings(onExpress) {
   const listed = checkField("public", "List in the public lobby", false,
     "Anyone may take a free seat from Open tables.");
   const spectators = checkField("spectators", "Spectators may watch", true);
+  const hints = checkField("hints", "Players may ask for hints", true,
+    "Hint (H) shows what a strong player would do.");
   express.input.addEventListener("change", () => onExpress(express.input.checked));
   const levelsBox = h("div", { class: "levels" });
   const levels = []; // chosen per seat, kept while the player count changes
@@ -191,6 +193,7 @@ function tableSettings(onExpress) {
       turn_time: chosen,
       private: !listed.input.checked,
       spectators: spectators.input.checked,
+      hints: hints.input.checked,
       levels: Array.from({ length: count }, (_, seat) => (seat && levels[seat]) || "normal"),
     };
   }
@@ -202,6 +205,7 @@ function tableSettings(onExpress) {
     if (express.input.checked && !express.el.hidden) parts.push("express");
     if (listed.input.checked) parts.push("in the lobby");
     if (!spectators.input.checked) parts.push("no spectators");
+    if (!hints.input.checked) parts.push("no hints");
     for (const level of new Set(levels.filter((l) => l && l !== "normal"))) parts.push(`${level} computer`);
     return parts.length ? parts.join(" · ") : "usual settings";
   }
@@ -210,7 +214,7 @@ function tableSettings(onExpress) {
     h("div", { class: "settings-grid" },
       h("div", { class: "option" }, h("label", { for: "turn-time" }, "Turn time"), turn,
         h("span", { class: "hint", id: "turn-time-hint" }, "Usual: 30 s with people, off against the computer.")),
-      express.el, listed.el, spectators.el),
+      express.el, listed.el, spectators.el, hints.el),
     levelsBox);
   return {
     el, showSeats, value, summary,
