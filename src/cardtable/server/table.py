@@ -55,30 +55,17 @@ from .table_commands import (
 from .table_commit import Journal, SaveFailed
 from .table_eviction import Eviction, Home
 from .table_hints import answer_hint
+from .table_info import table_info
 from .table_presence import Presence, host_of
 from .table_replay import Replayed, rebuild, without_last_move
-from .table_settings import TableSettings, is_express, settings_of
+from .table_settings import TableSettings, settings_of
 from .table_talk import Talk
 from .table_turns import Turns, now_ms
 
 log = logging.getLogger("cardtable.table")
 HAND_OVER_WAIT = 5.0  # seconds a draining process waits for a table's current command
 
-__all__ = ["Table", "rebuild", "stored_info"]
-
-
-def stored_info(record: TableRecord) -> p.TableInfo:
-    """The table info of a stored table nobody has loaded yet (the lobby at start-up):
-    nobody connected, nothing held, options and settings as saved."""
-    settings = settings_of(record)
-    game = get_game(record.game)
-    options = game.options.from_dict(record.options)
-    return p.TableInfo(
-        table_id=record.table_id, code=record.code, game=record.game, title=game.title,
-        options=options.to_dict(), status=record.status,  # type: ignore[arg-type]
-        seats=Presence(len(record.seats)).seat_infos(record, settings, set()),
-        settings=settings.to_json(), express=is_express(record.game, options),
-        spectators=0, host=host_of(record.seats), now=now_ms())
+__all__ = ["Table", "rebuild"]
 
 
 class Table:
@@ -310,14 +297,9 @@ class Table:
 
     def table_info(self) -> p.TableInfo:
         live = {c.seat for c in self.connections if c.seat is not None}
-        return p.TableInfo(
-            table_id=self.table_id, code=self.record.code, game=self.record.game,
-            title=self.game.title, options=self.options.to_dict(),
-            status=self.status(),  # type: ignore[arg-type]
-            seats=self.presence.seat_infos(self.record, self.table_settings, live),
-            settings=self.table_settings.to_json(),
-            express=is_express(self.record.game, self.options),
-            spectators=self.spectators(), host=self.host(), now=now_ms())
+        return table_info(self.record, self.options, self.status(),
+                          self.presence.seat_infos(self.record, self.table_settings, live),
+                          self.table_settings, self.spectators())
 
     def status(self) -> str:
         if self.state.is_over() or self.ended:
