@@ -263,3 +263,24 @@ def test_a_rival_surely_worse_is_given_up(monkeypatch: pytest.MonkeyPatch) -> No
     unpruned = worlds_used()
     assert pruned[0] == unpruned[0] == levels.hard_for("gin")(view)
     assert pruned[1] < unpruned[1] / 2, (pruned, unpruned)  # its time went to no rival
+
+
+def test_a_guess_the_engine_refuses_leaves_the_worlds_uniform() -> None:
+    from cardtable.bots import gin_hard
+
+    state = advance("gin", 2, {}, 3, 30)
+    seat = state.current_player()
+    view = state.view(seat)
+    mine = state.hands[seat][0]  # a card the seat holds: no world can give it to him
+    asked: list[Held | None] = []
+
+    def sampler(rng: random.Random, held: Held | None = None) -> Any:
+        asked.append(held)
+        return state.resample(seat, rng, held)
+
+    move = choose_expert("gin", view, sampler, random.Random(3), gin_hard.choose, budget=300,
+                         guesser=lambda seen: lambda rng: {1 - seat: [mine]},
+                         clock=iter(range(10**6)).__next__)
+    assert move.to_json() in view["legal"]
+    assert asked[0] == {1 - seat: [mine]}  # tried once, refused by the engine
+    assert len(asked) > 1 and all(held is None for held in asked[1:])

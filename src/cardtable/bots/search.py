@@ -141,7 +141,7 @@ def choose_expert(game: str, view: View, sampler: Sampler, rng: random.Random,
         return candidates[0]
     started = clock()
     deadline, cutoff = started + budget, started + 2 * budget
-    guess = guesser(view) if guesser is not None else None
+    guess = _checked(guesser(view), sampler) if guesser is not None else None
     search = _Search(game, view["seat"], sampler, policy, clock, cutoff, estimate, horizon,
                      guess)
     rivals = candidates[1:]
@@ -168,6 +168,19 @@ def choose_expert(game: str, view: View, sampler: Sampler, rng: random.Random,
             rivals = sorted(rivals, key=lambda m: -mean(gains[m]))[:max(1, len(rivals) // 2)]
             next_halving *= 2
     return _verdict(preferred, gains)
+
+
+def _checked(guess: Callable[[random.Random], Held], sampler: Sampler
+             ) -> Callable[[random.Random], Held] | None:
+    """``guess`` if the engine deals a world from it; None (uniform worlds) if it refuses
+    one (a card the seat can see, a hand over-filled): a wrong guess must cost the
+    decision its realism, not the decision itself."""
+    rng = random.Random(0)
+    try:
+        sampler(rng, guess(rng))
+    except ValueError:
+        return None
+    return guess
 
 
 def _verdict(preferred: Action, gains: dict[Action, list[float]]) -> Action:
