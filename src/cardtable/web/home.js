@@ -166,8 +166,7 @@ function tableSettings(onExpress) {
   const listed = checkField("public", "List in the public lobby", false,
     "Anyone may take a free seat from Open tables.");
   const spectators = checkField("spectators", "Spectators may watch", true);
-  const hints = checkField("hints", "Players may ask for hints", true,
-    "Hint (H) shows what a strong player would do.");
+  const hints = checkField("hints", "Players may ask for hints", true);
   express.input.addEventListener("change", () => onExpress(express.input.checked));
   const levelsBox = h("div", { class: "levels" });
   const levels = []; // chosen per seat, kept while the player count changes
@@ -214,7 +213,10 @@ function tableSettings(onExpress) {
     h("div", { class: "settings-grid" },
       h("div", { class: "option" }, h("label", { for: "turn-time" }, "Turn time"), turn,
         h("span", { class: "hint", id: "turn-time-hint" }, "Usual: 30 s with people, off against the computer.")),
-      express.el, listed.el, spectators.el, hints.el),
+      express.el, listed.el,
+      // two one-line switches share a cell: the grid keeps its rows, the Play buttons
+      // stay on a desktop's first screen
+      h("div", { class: "option-stack" }, spectators.el, hints.el)),
     levelsBox);
   return {
     el, showSeats, value, summary,
