@@ -247,6 +247,17 @@ def test_resample_keeps_what_the_seat_knows_and_the_voids_play_has_shown() -> No
         assert twin.legal_actions() == s.legal_actions()
 
 
+def test_a_guess_must_keep_a_shown_void() -> None:
+    s = rigged(HEARTS_AND_SPADES, dealer=3)
+    bid_round(s)
+    play(s, "play Ah", "play 2c", "play 2d", "play 2h")  # seats 1 and 2 show out of hearts
+    hidden_heart = next(c for c in s.hands[3] if c // 13 == 2)
+    with pytest.raises(ValueError, match="void"):
+        s.resample(0, random.Random(1), {1: [hidden_heart]})
+    twin = s.resample(0, random.Random(1), {3: [hidden_heart]})  # seat 3 may hold hearts
+    assert hidden_heart in twin.hands[3] and twin.view(0) == s.view(0)
+
+
 def test_resample_does_not_show_an_unlooked_hand() -> None:
     s = rigged(HEARTS_AND_SPADES, dealer=3, options={"blind_nil_margin": 0})
     assert s.phase is Phase.BLIND_NIL

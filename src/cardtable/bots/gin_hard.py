@@ -305,8 +305,8 @@ def estimate(view_of: Callable[[int], View], seat: int) -> float | None:
     if mine.get("phase") != "draw" or mine.get("to_act") is None:
         return None
     actor = int(mine["to_act"])
-    views = {seat: mine}
-    dead = [int((views.get(s) or view_of(s))["melding"]["points"]) for s in (actor, 1 - actor)]
+    dead = [int((mine if s == seat else view_of(s))["melding"]["points"])
+            for s in (actor, 1 - actor)]
     limit = int(mine.get("knock_limit", 10))
 
     def ready(deadwood: int) -> float:
