@@ -22,6 +22,7 @@ from test_browser_rummy import game_ready, rank_of
 
 TAB_LIMIT = 80  # Tab presses allowed to reach a control from the top of the page
 NEXT_HAND = "#next-hand:enabled, #continue, #next-deal:enabled"
+TARGET_MELD = ".table-meld.target"  # a meld the selected card can go on
 REMATCH = "#rematch:enabled, #life-rematch:enabled"
 # Moves that take a card from my hand with the keys (not a draw, a pass or a bid).
 CARD_MOVES = {"discard", "play", "meld", "lay", "declare", "knock", "gin", "big", "exchange"}
@@ -229,20 +230,46 @@ class RummyKeys(KeyboardPlayer):
         self.press("Escape")
         return False
 
-    def lay_off(self) -> bool:
-        fits = self.page.eval_on_selector_all(
+    def lay_off(self) -> str | None:
+        """Lay off (or exchange a joker with) the first card that fits, a card the table is
+        owed first. L plays it where it goes; where it goes on more than one meld, the
+        page highlights them and Tab reaches the first, where Enter plays it."""
+        owed = self.page.eval_on_selector_all(
+            f"{self.hand}.must-place", "els => els.map(e => e.dataset.key)")
+        fits = owed or self.page.eval_on_selector_all(
             f"{self.hand}.fits", "els => els.map(e => e.dataset.key)")
         if not fits or self.given_up == self.version():
-            return False
+            return None
         before = self.version()
         self.focus_card(f'[data-key="{fits[0]}"]')
         self.press("Enter")
         self.press("l")
         if self.answered(before):
-            return True
-        self.given_up = self.version()  # on more than one meld: a pointer's choice
+            return "lay off"
+        if self.page.locator(TARGET_MELD).count():
+            self.tab_to(TARGET_MELD)
+            self.tabbed_in = False  # the focus left the hand: Tab brings it back next time
+            self.press("Enter")
+            if self.answered(before):
+                return "lay off, on the meld Tab reached"
+        self.given_up = self.version()
         self.press("Escape")
-        return False
+        return None
+
+    def wait_discard_or_turn_over(self, timeout: float = 15.0) -> None:
+        """Until my hand shows a card to discard, or my turn is over; on a timeout, what the
+        page said (its status line and legal moves) for the failure's report."""
+        try:
+            self.page.wait_for_function(
+                """([root, hand]) => { const g = document.querySelector(root);
+                    return !g || !g.classList.contains('my-turn') || g.dataset.mode !== 'play'
+                           || document.querySelector(hand + '.discardable') !== null; }""",
+                arg=[self.root, self.hand], timeout=timeout * 1000)
+        except Exception as timed_out:
+            status = self.page.evaluate(
+                "() => document.querySelector('.status-bar')?.innerText ?? ''")
+            raise AssertionError(f"no discard offered in my play: status {status!r}, "
+                                 f"hand {self.page.inner_text('.rm-hand')!r}") from timed_out
 
     def turn(self) -> str:
         phase = self.phase()
@@ -255,11 +282,16 @@ class RummyKeys(KeyboardPlayer):
         assert phase == "play", phase
         if self.meld():
             return "meld"
-        if self.lay_off():
-            return "lay off"
+        laid = self.lay_off()
+        if laid:
+            return laid
         # After a meld or lay-off the next view marks the discards: wait for it to be drawn.
+        # A meld the server answered after ``answered`` gave up on it may have ended my turn
+        # (my last cards melded: the hand is over): then there is nothing to discard.
         if not self.page.locator(f"{self.hand}.discardable").count():
-            self.page.wait_for_selector(f"{self.hand}.discardable", timeout=15_000)
+            self.wait_discard_or_turn_over()
+            if not self.page.locator(f"{self.hand}.discardable").count():
+                return "meld, answered late"
         cards = self.page.eval_on_selector_all(
             f"{self.hand}.discardable",
             "els => els.map(e => [e.dataset.key, e.dataset.card, e.classList.contains('fits')])")

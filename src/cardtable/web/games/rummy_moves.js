@@ -170,7 +170,7 @@ export class Moves {
     if (lays.length === 1) this.send(lays[0]);
     else if (!lays.length && swaps.length === 1) this.send(swaps[0]);
     else if (lays.length || swaps.length) {
-      this.say(`The ${shortOf(code)} can go on more than one meld: click the one you want (highlighted), or drop it on a joker to exchange it.`);
+      this.say(`The ${shortOf(code)} can go on more than one meld: click the one you want (highlighted; Tab reaches it, Enter plays there), or drop it on a joker to exchange it.`);
     } else this.say(`The ${shortOf(code)} does not fit any meld on the table now.`);
   }
 
