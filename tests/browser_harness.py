@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -30,7 +29,13 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from server_harness import free_port
+
 CHROMIUM = "/usr/bin/chromium"
+SHOWDOWN_ANSWERED = """() =>
+    !!document.querySelector('#next-hand, #continue, .gin #rematch:enabled')
+    || document.querySelector('.gin')?.dataset.mode === 'play'"""
+"""A Gin hand's end has its button (deal, continue, rematch), or the page is in the next hand."""
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -41,13 +46,6 @@ SIZES: dict[str, ViewportSize] = {
 """The screens every board is tested on (issue 14): a phone upright and sideways, a desktop."""
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 CARD_VALUE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class WebServer:
@@ -201,9 +199,12 @@ class GinPlayer:
 
     def next_hand(self) -> None:
         """Deal if I am the dealer, or leave the showdown of a hand already redealt."""
+        # The showdown's button comes a little after the hand's end: Deal if I am to deal,
+        # Continue once a computer has dealt the next hand (unless the page went on to it).
+        self.page.wait_for_function(SHOWDOWN_ANSWERED)
         if self.page.query_selector("#next-hand"):
             self.click_and_wait("#next-hand")
-        else:
+        elif self.page.query_selector("#continue"):
             self.page.click("#continue")
         self.page.wait_for_function(
             "() => document.querySelector('.gin')?.dataset.mode === 'play'")

@@ -113,6 +113,9 @@ class ClusterNode(ServerProcess):
                 last = repr(error)
             else:
                 if answer.status_code == 200:
+                    if self.process is not None and answer.json().get("pid") != self.process.pid:
+                        raise RuntimeError(f"node :{self.port}: another process answers there "
+                                           f"({answer.text[:200]})")
                     return self
                 last = f"{answer.status_code} {answer.text[:200]}"
                 if answer.status_code != 503:  # not "busy starting" but a bug: say it now

@@ -16,12 +16,20 @@ import pytest
 
 from cardtable.store import normalize_url, sqlite_url
 
+_HANDED_OUT: set[int] = set()
+
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """A port of 127.0.0.1 nobody listens on, and not one this test process handed out
+    before: the kernel may give a just-closed port again, and two servers of one cluster
+    told the same port share one process without a word (the second cannot bind)."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port: int = s.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 class ServerProcess:

@@ -255,7 +255,8 @@ def test_a_deal_against_computers_by_clicks(browser: Browser, base_url: str, vie
     assert "Lives" in page.locator("#my-lives").inner_text()
     screenshot(page, f"indian-{viewport}-start")
     moves = player.play_until_deal_over()
-    assert any(m.startswith("discard") for m in moves) or "drop" in moves, moves
+    # A hand dealt nearly complete (wild cards) may be shown at my first discard.
+    assert "drop" in moves or any(m.startswith(("discard", "declare")) for m in moves), moves
 
     result = page.locator("#deal-result")
     result.wait_for(state="visible")
