@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cardtable.bots import romme_bot, romme_hard
 from cardtable.engine.cards import pretty_card
 from test_tablemeld_hard import play_turn, position
@@ -58,3 +60,13 @@ def test_before_coming_out_a_lone_card_goes_before_an_ace_that_may_meld() -> Non
     hand = "9c Ad 2d 4d 5d 9d 3h 7h 8h 4s 5s 9s Qs Ks"
     assert play_turn(position("romme", [hand, NOT_OUT]), romme_hard.choose) == ["discard 3h"]
     assert play_turn(position("romme", [hand, NOT_OUT]), romme_bot.choose) == ["discard Ad"]
+
+
+def test_without_the_doubling_the_hint_gives_the_other_reason_to_wait() -> None:
+    state = position("romme", [READY, NOT_OUT])
+    state.options = replace(state.options, hand_romme_multiplier=1)
+    view = state.view(0)
+    move = romme_hard.choose(view)
+    assert move.type == "discard" and move.card is not None
+    assert romme_hard.hint(view, move) == (
+        f"discard {pretty_card(move.card)}: keep your melds hidden, nobody can lay off on them")

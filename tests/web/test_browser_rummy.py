@@ -124,15 +124,19 @@ class RummyPlayer:
         self.press(f'.rm-hand .hand-card[data-key="{key}"]', position=STRIP)
 
     def free_felt(self) -> Position:
-        """A point of the table's felt that a tap reaches (clear of every meld, and of
-        anything drawn over the table), relative to the table: to lay the selection."""
+        """A point of the table's felt that a tap reaches, relative to the table: to lay the
+        selection. Clear of every meld by a finger's width on each side, because Chromium
+        moves a tap near a button onto the button (touch adjustment), as a phone does."""
         spot = self.page.evaluate(
             """() => { const t = document.querySelector('#table').getBoundingClientRect();
-                 const xs = [t.width - 8, t.width / 2, 8], ys = [t.height - 8, t.height / 2, 8];
-                 for (const y of ys) for (const x of xs) {
-                   const el = document.elementFromPoint(t.x + x, t.y + y);
-                   if (el && el.closest('#table') && !el.closest('.table-meld')) return {x, y};
-                 }
+                 const felt = (x, y) => { const el = document.elementFromPoint(t.x + x, t.y + y);
+                   return el && el.closest('#table') && !el.closest('.table-meld, button'); };
+                 const clear = (x, y, r) => [-r, 0, r].every(
+                   dx => [-r, 0, r].every(dy => felt(x + dx, y + dy)));
+                 for (const r of [16, 8, 0])  // the widest margin the table has room for
+                   for (let y = t.height - 4 - r; y >= 4 + r; y -= 8)
+                     for (let x = t.width - 4 - r; x >= 4 + r; x -= 8)
+                       if (clear(x, y, r)) return {x, y};
                  return null; }""")
         assert spot, "the table has no free felt to tap"
         return {"x": float(spot["x"]), "y": float(spot["y"])}

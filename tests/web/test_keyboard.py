@@ -258,7 +258,7 @@ class RummyKeys(KeyboardPlayer):
 
     def wait_discard_or_turn_over(self, timeout: float = 15.0) -> None:
         """Until my hand shows a card to discard, or my turn is over; on a timeout, what the
-        page said (its status line and legal moves) for the failure's report."""
+        page said (its status line and my hand) for the failure's report."""
         try:
             self.page.wait_for_function(
                 """([root, hand]) => { const g = document.querySelector(root);

@@ -126,10 +126,9 @@ TUNING = tablemeld_hard.HardTuning(come_out_first=True)
 
 def choose(view: View) -> Action:
     """The hard player's move for the seat of ``view``."""
-    legal = [Action.from_json(a) for a in view.get("legal", [])]
-    if len(legal) <= 1 or not any(a.type == "discard" for a in legal):
-        return tablemeld_hard.choose(view, JUDGEMENT, TUNING)
-    return HardRommeTurn(view, legal, JUDGEMENT, TUNING).decide()
+    # A turn with no discard on offer places what it owes the table: the shared play.
+    may_discard = any(a.get("type") == "discard" for a in view.get("legal", []))
+    return tablemeld_hard.choose(view, JUDGEMENT, TUNING, HardRommeTurn if may_discard else None)
 
 
 def hint(view: View, action: Action) -> str:

@@ -195,8 +195,10 @@ class HardTurn(_Turn):
         return any(self.may_lay_off(o) for o in self.seen.opponents())
 
 
-def choose(view: View, judgement: Judgement, tuning: HardTuning) -> Action:
-    """The hard player's move for the seat of ``view``."""
+def choose(view: View, judgement: Judgement, tuning: HardTuning,
+           turn: type[HardTurn] | None = None) -> Action:
+    """The hard player's move for the seat of ``view`` (``turn``: a game's own decision
+    of a turn that places or discards, the shared one by default)."""
     legal = [Action.from_json(a) for a in view.get("legal", [])]
     if not legal:
         raise ValueError("the view offers no legal action: it is not this seat's turn")
@@ -204,4 +206,4 @@ def choose(view: View, judgement: Judgement, tuning: HardTuning) -> Action:
         return legal[0]
     if not any(a.type in (*PLACEMENTS, "discard") for a in legal):
         return tablemeld_bot.choose(view, judgement)  # draws and calls: as the normal bot
-    return HardTurn(view, legal, judgement, tuning).decide()
+    return (turn or HardTurn)(view, legal, judgement, tuning).decide()
