@@ -121,7 +121,22 @@ class RummyPlayer:
 
     def select(self, key: str) -> None:
         """Click a hand card (cards overlap: on the visible strip at the left, as a person does)."""
-        self.press(f'.rm-hand .hand-card[data-key="{key}"]', position=STRIP)
+        selector = f'.rm-hand .hand-card[data-key="{key}"]'
+        self.press(selector, position=self.visible_point(selector))
+
+    def visible_point(self, selector: str) -> Position:
+        """Where the card shows (its left strip, unless a neighbour lies over that too, as
+        one does when the hand's groups overlap differently): a point that hits it."""
+        spot = self.page.eval_on_selector(
+            selector,
+            """el => { const r = el.getBoundingClientRect();
+                 for (const y of [30, r.height / 2, r.height - 10])
+                   for (let x = 6; x < r.width; x += 4) {
+                     const hit = document.elementFromPoint(r.x + x, r.y + y);
+                     if (hit && hit.closest('.hand-card') === el) return {x, y};
+                   }
+                 return null; }""")
+        return {"x": float(spot["x"]), "y": float(spot["y"])} if spot else STRIP
 
     def free_felt(self) -> Position:
         """A point of the table's felt that a tap reaches, relative to the table: to lay the
