@@ -120,13 +120,15 @@ class RummyPlayer:
         self.wait_newer(before)
 
     def select(self, key: str) -> None:
-        """Click a hand card (cards overlap: on the visible strip at the left, as a person does)."""
+        """Click a hand card where it shows, as a person does (cards overlap)."""
         selector = f'.rm-hand .hand-card[data-key="{key}"]'
+        settle(self.page)  # a card still flying in is not where it will be clicked
         self.press(selector, position=self.visible_point(selector))
 
     def visible_point(self, selector: str) -> Position:
-        """Where the card shows (its left strip, unless a neighbour lies over that too, as
-        one does when the hand's groups overlap differently): a point that hits it."""
+        """A point, relative to the card, that a click on it reaches: its left strip, or
+        where a neighbour lying over that strip leaves it showing (:data:`STRIP` when
+        none shows)."""
         spot = self.page.eval_on_selector(
             selector,
             """el => { const r = el.getBoundingClientRect();
@@ -140,8 +142,9 @@ class RummyPlayer:
 
     def free_felt(self) -> Position:
         """A point of the table's felt that a tap reaches, relative to the table: to lay the
-        selection. Clear of every meld by a finger's width on each side, because Chromium
-        moves a tap near a button onto the button (touch adjustment), as a phone does."""
+        selection. Clear of every meld by a finger's width on each side where the table has
+        room: a tap picked 8 px from a meld once landed on it (a status line that grows moves
+        the table; Chromium's touch adjustment moves a tap near a button onto it)."""
         spot = self.page.evaluate(
             """() => { const t = document.querySelector('#table').getBoundingClientRect();
                  const felt = (x, y) => { const el = document.elementFromPoint(t.x + x, t.y + y);
