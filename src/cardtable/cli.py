@@ -54,6 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "and DATABASE_URL on PostgreSQL; docs/deploy.md)")
     _game_module_option(serve)
 
+    verify = commands.add_parser("verify", help="check a downloaded match: fair deals, legal "
+                                               "moves, its result",
+                                 description="Check a match file (the table's Download "
+                                             "match): every shuffle against its commitment, "
+                                             "the revealed orders against the deals, and a "
+                                             "replay of every move to the result.")
+    verify.add_argument("file", type=Path, metavar="FILE", help="the match's JSON file")
+
     arena = commands.add_parser("arena", help="computer players against each other",
                                 description="Play seeded matches of GAME between computer "
                                             "players, seats rotating, in parallel processes, "
@@ -128,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         return bench(args.name, args.args)
     if args.command == "play":
         return play(args.game, args.preset, args.target, args.seed)
+    if args.command == "verify":
+        return verify(args.file)
     return arena(args.game, args.games, args.players, args.seed, args.preset, args.settings,
                  args.random, args.game_modules, seats=args.seats, jobs=args.jobs,
                  budget=args.budget, heap=args.heap, json_path=args.json)
@@ -150,6 +160,30 @@ def play(game: str, preset: str, target: int | None, seed: int | None) -> int:
         return 2
     rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
     return play_gin(options, rng)
+
+
+def verify(path: Path) -> int:
+    """Check a downloaded match (:mod:`cardtable.match_file`). Exit status: 0 when it holds,
+    1 when it does not (every problem printed), 2 when the file cannot be read."""
+    from cardtable.match_file import verify as check
+
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        print(f"cardtable verify: error: cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    verdict = check(document)
+    if not verdict.ok:
+        print(f"{path}: FAILED")
+        for problem in verdict.problems:
+            print(f"  - {problem}")
+        return 1
+    print(f"{path}: OK: {verdict.shuffles} shuffles match their commitments and are the deals "
+          f"of the record; {verdict.moves} moves replay legally to the "
+          f"{'result' if verdict.result is not None else 'agreed end'}")
+    if verdict.result is not None:
+        print(json.dumps(verdict.result, sort_keys=True))
+    return 0
 
 
 def serve(host: str, port: int, data_dir: Path | None, game_modules: list[str],

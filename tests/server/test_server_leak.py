@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from cardtable import fairness
 from cardtable.bots.gin_simple import choose
 from cardtable.bots.levels import BOT_MODULES as BOTS
 from cardtable.bots.levels import Bot, bot_for
@@ -33,6 +34,7 @@ from cardtable.client import Client, Connection, Frame, play
 from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.api import State
 from cardtable.engine.cards import str_card
+from cardtable.fairness import Shuffle
 from cardtable.store import EventRecord, Store, TableRecord
 from conformance import cards_in, forbidden
 from server_harness import ServerProcess
@@ -126,6 +128,7 @@ class Truth:
 
     hidden: dict[Receiver, set[int]]
     views: dict[Receiver, dict[str, Any]]
+    hand_done: bool = False  # the hand is over: its shuffles' orders may be revealed
 
 
 def truths(table: TableRecord, events: list[EventRecord]) -> dict[int, Truth]:
@@ -142,7 +145,8 @@ def truths(table: TableRecord, events: list[EventRecord]) -> dict[int, Truth]:
         receivers: list[Receiver] = [*range(table.players), None]
         views = {r: state.view(r) for r in receivers}
         public |= set(cards_in(views[None]))
-        out[version] = Truth({r: forbidden(zones, r, public) for r in receivers}, views)
+        out[version] = Truth({r: forbidden(zones, r, public) for r in receivers}, views,
+                             state.is_over() or get_game(table.game).only_dealing(state))
     return out
 
 
@@ -155,7 +159,19 @@ def problems(frames: dict[Receiver, list[Frame]], truth: dict[int, Truth]) -> li
                 found.append(f"{receiver}: frame at unknown version {frame.to_json()}")
                 continue
             at = truth[frame.v]
-            leaked = set(cards_in(frame.to_json())) & at.hidden[receiver]
+            scanned = frame.to_json()
+            fair = frame.d.get("fair") if frame.t == "view" else None
+            if fair is not None and (fair["revealed"] or any(
+                    "order" in s or "salt" in s for s in fair["shuffles"])):
+                if not at.hand_done:
+                    found.append(f"receiver {receiver}: shuffles revealed at version "
+                                 f"{frame.v}, before the hand is over")
+                found += fairness.problems(Shuffle.from_json(s) for s in fair["shuffles"])
+                # Once the hand is over its deck orders are revealed on purpose (and proved
+                # above); the rest of the frame is held to the leak rule as before.
+                scanned = copy.deepcopy(scanned)
+                del scanned["d"]["fair"]
+            leaked = set(cards_in(scanned)) & at.hidden[receiver]
             if leaked:
                 found.append(f"receiver {receiver} saw {sorted(map(str_card, leaked))} "
                              f"at version {frame.v}: {frame.to_json()}")
@@ -233,6 +249,20 @@ async def test_the_checker_flags_a_tampered_frame(server: ServerProcess) -> None
     hand_card = truth[spectator_frame.v].hidden[None] - truth[spectator_frame.v].hidden[1]
     forged = Frame("seats", spectator_frame.v, {"note": str_card(sorted(hand_card)[0])})
     assert problems({None: [forged]}, truth)
+    # The deck orders of a hand's end, shown while the hand is played, are flagged; so is
+    # a revealed order that is not the one committed to.
+    over = next(f for f in watched.frames[0]
+                if f.t == "view" and f.d["fair"]["revealed"])
+    early = copy.deepcopy(over.d)
+    assert problems({0: [Frame("view", frame.v, {**early, "view": frame.d["view"]})]},
+                    truth)[0].startswith("receiver 0: shuffles revealed at version")
+    swapped = copy.deepcopy(over.d)
+    deck = next(s for s in swapped["fair"]["shuffles"] if " " in s["order"])
+    cards = deck["order"].split()
+    cards[0], cards[1] = cards[1], cards[0]
+    deck["order"] = " ".join(cards)
+    assert problems({0: [Frame("view", over.v, swapped)]}, truth) == [
+        f"shuffle {deck['id']}: the revealed order does not match its commitment"]
 
 
 

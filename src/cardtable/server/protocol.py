@@ -353,6 +353,22 @@ class Clock(BaseModel):
     turn_time: int  # seconds
 
 
+class ShuffleProof(BaseModel):
+    """One shuffle's commitment (``cardtable.fairness``); order and salt once revealed."""
+
+    id: str  # "version.index": the event that drew it and its place among its outcomes
+    commit: str  # SHA-256 hex of salt + ":" + order
+    order: str | None = None
+    salt: str | None = None
+
+
+class FairHand(BaseModel):
+    """The current hand's shuffles: commitments while it is played, proofs once it is over."""
+
+    revealed: bool
+    shuffles: list[ShuffleProof]
+
+
 class ViewData(BaseModel):
     view: dict[str, JSON]
     events: list[dict[str, JSON]] = Field(default_factory=list)
@@ -361,6 +377,7 @@ class ViewData(BaseModel):
     clock: Clock | None = None
     end_votes: list[int] = Field(default_factory=list)
     ended: Literal["agreed"] | None = None
+    fair: FairHand | None = None  # None at a table made before provably fair deals
 
 
 class ErrorData(BaseModel):

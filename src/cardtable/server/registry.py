@@ -118,13 +118,15 @@ class Registry:
                              table_settings: TableSettings, invited: bool,
                              state: GameState) -> TableRecord:
         """The new table's row, under a room code nobody has."""
+        fair_key = secrets.token_hex(32)  # the salts of its shuffles derive from it
         for _ in range(20):
             record = TableRecord(
                 table_id=table_id, code=new_code(), game=game_name,
                 options=parsed.to_dict(), players=players, seats=seats,
                 private=table_settings.private,
                 status="waiting" if invited else "playing",
-                start_chance=state.chance_outcomes(), settings=table_settings.to_json())
+                start_chance=state.chance_outcomes(), settings=table_settings.to_json(),
+                fair_key=fair_key)
             try:
                 await self.store.create_table(record)
                 return record

@@ -54,6 +54,7 @@ from .table_commands import (
 )
 from .table_commit import Journal, SaveFailed
 from .table_eviction import Eviction, Home
+from .table_fairness import Drawn, Fairness
 from .table_hints import answer_hint
 from .table_info import table_info
 from .table_presence import Presence, host_of
@@ -74,7 +75,7 @@ class Table:
     def __init__(self, record: TableRecord, state: GameState, version: int, store: Store,
                  config: ServerConfig, log_writer: LogWriter, *,
                  options: Options | None = None, commands: dict[str, int] | None = None,
-                 moves: int = 0, ended: str | None = None,
+                 moves: int = 0, ended: str | None = None, drawn: Sequence[Drawn] | None = None,
                  notify: Callable[[Table], None] | None = None, home: Home | None = None):
         self.record, self.state, self.version = record, state, version
         self.store, self.config, self.log_writer = store, config, log_writer
@@ -96,6 +97,8 @@ class Table:
         self.turns = Turns(self.game, config, random.Random(secrets.randbits(64)))
         self.presence = Presence(len(record.seats), record.mutes)
         self.talk = Talk()
+        self.fairness = Fairness.of(record.table_id, record.fair_key, drawn if drawn is not None
+                                    else [Drawn(version, state.chance_outcomes(), True)])
         self.eviction = Eviction(self.table_id, config, home)
         self.fence: int | None = None  # the lease's fencing token (cardtable.cluster)
         self._task: asyncio.Task[None] | None = None
@@ -105,7 +108,8 @@ class Table:
                  config: ServerConfig, log_writer: LogWriter, **services: Any) -> Table:
         table = cls(record, replayed.state, version, store, config, log_writer,
                     options=replayed.options, commands=replayed.commands,
-                    moves=replayed.moves, ended=replayed.ended, **services)
+                    moves=replayed.moves, ended=replayed.ended, drawn=replayed.drawn,
+                    **services)
         table.presence.take_counts(replayed.timeouts, replayed.misses)
         table.presence.stand_in_for(record, replayed.asleep)
         return table
@@ -320,7 +324,13 @@ class Table:
 
     def _table_meta(self) -> dict[str, Any]:
         return {"rematch": sorted(self.rematch_votes), "clock": self.turns.clock_json(self),
-                "end_votes": sorted(self.end_votes), "ended": self.ended}
+                "end_votes": sorted(self.end_votes), "ended": self.ended,
+                "fair": self.fairness.hand(self.hand_done())}
+
+    def hand_done(self) -> bool:
+        """Whether the hand is over (its shuffles may be revealed): dealing the next is the
+        only move, or the match is over."""
+        return self.status() == "over" or self.game.only_dealing(self.state)
 
     def view_frame(self, seat: int | None, events: Sequence[Event] = (),
                    ack: str | None = None) -> str:
@@ -434,6 +444,7 @@ class Table:
                             chance=self.state.chance_outcomes()[drawn:])
         if not await self.commit(event, conn, ref, functools.partial(self._undo_move, drawn)):
             return False
+        self.fairness.drew(Drawn(event.version, event.chance, action.type == "deal"))
         self.moves += 1
         self.turns.moved(seat, action.type)
         if ref is not None:
@@ -458,8 +469,11 @@ class Table:
         event = EventRecord(version=self.version + 1, kind=kind, seat=seat, cmd_id=None,
                             payload={"options": options.to_dict()},
                             chance=fresh.chance_outcomes())
-        return await self.commit(event, conn, None,
-                                 functools.partial(setattr, self, "state", previous))
+        if not await self.commit(event, conn, None,
+                                 functools.partial(setattr, self, "state", previous)):
+            return False
+        self.fairness.new_match(event.version, event.chance)
+        return True
 
     async def restore(self, events: list[EventRecord]) -> None:
         """Put memory back to what ``events`` (the whole log) say."""
@@ -467,6 +481,7 @@ class Table:
         replayed = rebuild(self.record, events)
         self.state, self.commands, self.moves = replayed.state, replayed.commands, replayed.moves
         self.ended, self.options = replayed.ended, replayed.options
+        self.fairness.replay(replayed.drawn)
         self.version = events[-1].version if events else 0
         self.presence.take_counts(replayed.timeouts, replayed.misses)
         if self.version == before:

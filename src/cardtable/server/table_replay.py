@@ -22,6 +22,7 @@ from ..engine import GameState, get_game
 from ..engine.api import Options, live_rng
 from ..store import EventRecord, TableRecord
 from .codes import LogKind
+from .table_fairness import Drawn
 
 MOVES = frozenset({LogKind.ACTION, LogKind.TIMEOUT, LogKind.AUTO})
 NEW_MATCH = frozenset({LogKind.REMATCH, LogKind.REDEAL})
@@ -38,6 +39,7 @@ class Replayed:
     asleep: set[int] = field(default_factory=set)  # timed out 3 times and not back since
     moves: int = 0  # moves in the current match
     ended: str | None = None
+    drawn: list[Drawn] = field(default_factory=list)  # the current match's chance, by event
 
 
 def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
@@ -52,6 +54,7 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
     misses: dict[int, int] = {}
     asleep: set[int] = set()
     moves, ended = 0, None
+    drawn = [Drawn(0, list(record.start_chance), True)]
     for event in events:
         if event.cmd_id is not None:
             commands[f"{event.seat}:{event.cmd_id}"] = event.version
@@ -61,6 +64,7 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
             chance, actions = list(event.chance), []
             timeouts, misses, asleep = {}, {}, set()
             moves, ended = 0, None
+            drawn = [Drawn(event.version, list(event.chance), True)]
             continue
         if event.kind == LogKind.OPTIONS:
             following = dict(event.payload["options"])
@@ -69,6 +73,9 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
             ended = str(event.payload.get("reason", "agreed"))
             continue
         chance += event.chance
+        if event.chance or event.payload.get("type") == "deal":
+            drawn.append(Drawn(event.version, list(event.chance),
+                               event.payload.get("type") == "deal"))
         actions.append(event.payload)
         moves += 1
         seat = event.seat
@@ -86,7 +93,8 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
     state = game.replay({"game": record.game, "options": options, "players": record.players,
                          "chance": chance, "actions": actions}, secrets.SystemRandom())
     return Replayed(state=state, options=game.options.from_dict(following), commands=commands,
-                    timeouts=timeouts, misses=misses, asleep=asleep, moves=moves, ended=ended)
+                    timeouts=timeouts, misses=misses, asleep=asleep, moves=moves, ended=ended,
+                    drawn=drawn)
 
 
 def without_last_move(state: GameState, game: str, drawn: int) -> GameState:

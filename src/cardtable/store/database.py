@@ -77,7 +77,7 @@ class Store:
             "options": record.options, "players": record.players,
             "seats": [seat.to_json() for seat in record.seats], "private": record.private,
             "status": record.status, "start_chance": record.start_chance,
-            "settings": record.settings,
+            "settings": record.settings, "fair_key": record.fair_key,
             "created_at": record.created_at, "updated_at": record.created_at,
         }
         async with self._writer.begin() as conn:
@@ -338,4 +338,4 @@ def _table_record(row: Row[Any]) -> TableRecord:
         private=row.private, status=row.status, start_chance=row.start_chance,
         settings=dict(row.settings or {}), created_at=row.created_at,
         mutes={str(seat): list(muted) for seat, muted in (row.mutes or {}).items()},
-        runtime=row.runtime)
+        runtime=row.runtime, fair_key=row.fair_key)

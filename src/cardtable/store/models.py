@@ -81,6 +81,8 @@ card_tables = Table(
     Column("runtime", JSON, nullable=True),
     # The fencing token of the owner that may append (0: no cluster; migration 0004).
     Column("fence", BigInteger, nullable=False, server_default="0"),
+    # The secret the salts of provably fair deals derive from (migration 0005).
+    Column("fair_key", String(64), nullable=True),
 )
 
 table_events = Table(

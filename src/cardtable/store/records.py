@@ -52,6 +52,9 @@ class TableRecord:
     # What a table evicted from memory knew beyond its log (server/table_eviction.py);
     # None until the table is first evicted.
     runtime: dict[str, Any] | None = None
+    # The table's secret for provably fair deals (64 hex digits; server/table_fairness.py):
+    # every shuffle's salt derives from it. None on tables made before it existed.
+    fair_key: str | None = None
 
 
 @dataclass

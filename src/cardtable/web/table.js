@@ -11,6 +11,7 @@
 
 import { ApiError, getTable, joinTable, listGames, normalizeCode } from "./api.js";
 import { h, replace, stylesheet } from "./dom.js";
+import { createFairness } from "./fairness.js";
 import { howtoSections } from "./howto.js";
 import { TableSocket } from "./net.js";
 import { createHints } from "./table_hint.js";
@@ -240,6 +241,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     redraw: () => rerender(), announce,
   });
   ctx.hint = hints;
+  ctx.fairness = createFairness(tableId, () => rerender(), `/api/tables/${encodeURIComponent(code)}/match`);
 
   const socket = new TableSocket(tableId, hello, {
     status(state, detail) {
@@ -271,6 +273,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       };
       page.dataset.version = String(v);
       page.dataset.ended = d.ended || "";
+      ctx.fairness.receive(d.fair, lastView.phase === "match_over" || Boolean(d.ended));
       life.view(d, lastView);
       drawSeats();
       renderer?.update(lastView, lastMeta);

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse
 
 from .. import protocol as p
+from ..match_export import export_match
 from ..registry import Registry, TableHandle
 from .shared import LookupLimit, on_table, registry_of
 
@@ -29,8 +31,8 @@ async def seat_at(registry: Registry, code: str, name: str) -> dict[str, Any] | 
 
 
 def tables_router(limit_lookups: LookupLimit) -> APIRouter:
-    """``POST /api/tables``, ``GET /api/tables/{code}`` and its ``/join``; a lookup or a
-    join spends one of the client address's room-code lookups."""
+    """``POST /api/tables``, ``GET /api/tables/{code}``, its ``/join`` and its ``/match``; a
+    lookup, a join or a download spends one of the client address's room-code lookups."""
     router = APIRouter()
 
     @router.post("/api/tables", status_code=201)
@@ -69,5 +71,21 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
         if isinstance(found, str):
             raise HTTPException(422 if "no such" in found else 409, found)
         return found
+
+    @router.get("/api/tables/{code}/match")
+    async def download_match(code: str, request: Request) -> JSONResponse:
+        """The table's match as a file (``cardtable verify FILE``), once it is over."""
+        limit_lookups(request)
+        store = registry_of(request).store
+        record = await store.get_table_by_code(code.strip().upper())
+        if record is None:
+            raise HTTPException(404, "no table has that code")
+        document = export_match(record, await store.load_events(record.table_id))
+        if document is None:
+            raise HTTPException(409, "the match is still being played: its cards stay "
+                                     "hidden until it is over")
+        name = f"cardtable-{record.code}-{record.game}.json"
+        return JSONResponse(document,
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     return router

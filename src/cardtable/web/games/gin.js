@@ -61,7 +61,8 @@ function ginBoard(frame, ctx) {
       dragEnd: () => frame.afterDrag(),
       seatName: ctx.seatName,
     });
-    replace(show, ended?.last ? showdownPanel(ended, ctx) : ended?.result ? finalPanel(ended, ctx) : null);
+    replace(show, ended?.last ? showdownPanel(ended, ctx) : ended?.result ? finalPanel(ended, ctx) : null,
+      ended ? ctx.fairness?.line() : null);
     drawChooser(view, myTurn);
     if (!isSeat(me)) {
       drawSpectatorHand(hand, view, bottom, ctx.seatName);

@@ -87,7 +87,8 @@ function indianBoard(frame, ctx) {
     const last = held || v.last;
     return h("div", { class: "in-end" },
       v.phase === "match_over" && v.result && !held ? finalPanel(v, names, order) : null,
-      last ? dealResult(last, v, names, order) : null);
+      last ? dealResult(last, v, names, order) : null,
+      ctx.fairness?.line());
   }
 
   function drawHand(v, turn) {

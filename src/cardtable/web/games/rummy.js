@@ -102,7 +102,8 @@ function tableMeldBoard(frame, ctx, game) {
     const row = held || v.last;
     return h("div", { class: "rm-end" },
       v.phase === "match_over" && v.result && !held ? finalPanel(v, names, game) : null,
-      row ? handSummary(row, v, names, game, order) : null);
+      row ? handSummary(row, v, names, game, order) : null,
+      ctx.fairness?.line());
   }
 
   function stagePanel(v) {

@@ -146,7 +146,11 @@ function spadesBoard(frame, ctx) {
 
   function drawCentre(view, myTurn, held) {
     let panel = null;
-    if (held || OVER.has(view.phase)) panel = endPanel(view, held, names);
+    if (held || OVER.has(view.phase)) {
+      panel = endPanel(view, held, names);
+      const fair = ctx.fairness?.line();
+      if (fair) panel.append(fair);
+    }
     else if (view.phase === "blind_nil") panel = myTurn ? blindPanel(view, seatName, frame.button, bidding) : waitPanel(view, "blind", seatName);
     else if (view.phase === "bid") panel = myTurn ? bidPanel(view, seatName, bidding) : waitPanel(view, "bid", seatName);
     else if (view.phase === "exchange") {
