@@ -291,7 +291,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
             await app.state.lobby.close()
             await store.close()
 
-    async def join(code: str, name: str) -> dict[str, Any] | None:
+    async def join(code: str, name: str, player_id: str | None) -> dict[str, Any] | None:
         joins.append((code, name))
         if code in taken:
             return None

@@ -158,7 +158,7 @@ class ClusterNode:
                     await self._attach(table, question)
                 case "join":
                     granted = await table.join(question.get("name", "Player"),
-                                               question.get("seat"))
+                                               question.get("seat"), question.get("player"))
                     self.bus.answer(question, {"granted": granted})
                 case "info":
                     info = await table.info()

@@ -101,8 +101,9 @@ class RemoteTable:
             self.cluster.release(key)
             self.bus.post(self.owner, {"k": "detach", "t": self.table_id, "c": key})
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str] | str:
-        answer = await self._ask("join", name=name, seat=seat)
+    async def join(self, name: str, seat: int | None = None,
+                   player_id: str | None = None) -> tuple[int, str] | str:
+        answer = await self._ask("join", name=name, seat=seat, player=player_id)
         granted = answer["granted"]
         return granted if isinstance(granted, str) else (int(granted[0]), str(granted[1]))
 

@@ -15,8 +15,9 @@ from ..cluster.node import ClusterNode
 from ..store import Store
 from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
+from .players import sitting_player
 from .registry import Registry
-from .routes import games, health, pages
+from .routes import games, health, pages, players
 from .routes.errors import install_error_handlers
 from .routes.lobby import install_routes as install_lobby_routes
 from .routes.shared import LookupLimit, lobby_of
@@ -109,11 +110,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     pages.mount_static(app)
     app.include_router(games.router)
     app.include_router(health.router)
+    app.include_router(players.router)
     app.include_router(tables_router(limit_lookups))
     app.include_router(table_socket_router(config))
+    async def identify(request: Request, response: Response, name: str) -> str | None:
+        player = await sitting_player(request, response, app.state.registry.store, name)
+        return player.player_id
+
     install_lobby_routes(  # first in line: "/ws/{table_id}" must not catch "/ws/lobby"
-        app, lobby_of, lambda code, name: seat_at(app.state.registry, code, name),
+        app, lobby_of, lambda code, name, player: seat_at(app.state.registry, code, name,
+                                                          player),
         config.allowed_origins, limit=limit_lookups, max_frame=config.max_frame_bytes,
-        frame_rate=config.frame_rate, frame_burst=config.frame_burst)
+        frame_rate=config.frame_rate, frame_burst=config.frame_burst, identify=identify)
     install_error_handlers(app)
     return app

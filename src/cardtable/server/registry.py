@@ -67,7 +67,8 @@ class Registry:
     async def create(self, game_name: str, options: dict[str, Any], opponent: str,
                      name: str, players: int | None = None,
                      kinds: list[str] | None = None,
-                     settings: dict[str, Any] | None = None) -> tuple[Table, int, str]:
+                     settings: dict[str, Any] | None = None,
+                     player_id: str | None = None) -> tuple[Table, int, str]:
         """A new table with its match dealt; the creator takes seat 0.
 
         ``kinds`` says who sits in seats 1, 2, ... ("human" waits for an invitee, "bot" is
@@ -89,7 +90,7 @@ class Registry:
         table_settings = TableSettings.create(players, invited, settings)
         state = game.new_match(parsed, players=players, rng=secrets.SystemRandom())
         token = new_token()
-        seats = [SeatRecord(0, name, "human", hash_token(token))]
+        seats = [SeatRecord(0, name, "human", hash_token(token), player_id)]
         for seat, kind in enumerate(kinds, start=1):
             seats.append(SeatRecord(seat, COMPUTER_NAME if kind == "bot" else None, kind, None))
         table_id = new_table_id()

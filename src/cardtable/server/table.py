@@ -56,6 +56,7 @@ from .table_commit import Journal, SaveFailed
 from .table_eviction import Eviction, Home
 from .table_fairness import Drawn, Fairness
 from .table_hints import answer_hint
+from .table_history import History, match_record
 from .table_info import table_info
 from .table_presence import Presence, host_of
 from .table_replay import Replayed, rebuild, without_last_move
@@ -76,6 +77,7 @@ class Table:
                  config: ServerConfig, log_writer: LogWriter, *,
                  options: Options | None = None, commands: dict[str, int] | None = None,
                  moves: int = 0, ended: str | None = None, drawn: Sequence[Drawn] | None = None,
+                 match_started: int = 0,
                  notify: Callable[[Table], None] | None = None, home: Home | None = None):
         self.record, self.state, self.version = record, state, version
         self.store, self.config, self.log_writer = store, config, log_writer
@@ -97,6 +99,8 @@ class Table:
         self.turns = Turns(self.game, config, random.Random(secrets.randbits(64)))
         self.presence = Presence(len(record.seats), record.mutes)
         self.talk = Talk()
+        self.history = History()
+        self.match_started = match_started  # the version that started the current match
         self.fairness = Fairness.of(record.table_id, record.fair_key, drawn if drawn is not None
                                     else [Drawn(version, state.chance_outcomes(), True)])
         self.eviction = Eviction(self.table_id, config, home)
@@ -109,6 +113,7 @@ class Table:
         table = cls(record, replayed.state, version, store, config, log_writer,
                     options=replayed.options, commands=replayed.commands,
                     moves=replayed.moves, ended=replayed.ended, drawn=replayed.drawn,
+                    match_started=replayed.started,
                     **services)
         table.presence.take_counts(replayed.timeouts, replayed.misses)
         table.presence.stand_in_for(record, replayed.asleep)
@@ -129,7 +134,7 @@ class Table:
     @property
     def settled(self) -> bool:
         """Memory and the database agree: nothing waits to be reloaded or written."""
-        return self.journal.settled
+        return self.journal.settled and self.history.settled
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -137,6 +142,10 @@ class Table:
         self._task = asyncio.create_task(self._run(), name=f"table {self.table_id}")
         if loaded and not self._restore_runtime():  # back from eviction, or a fresh load
             self.presence.hold_all_seats(self)
+        if loaded and self.status() == "over":
+            # It may have ended just before a crash, unrecorded: the store ignores a repeat.
+            self.history.keep(match_record(self))
+            self.post(Heal())
         self.next_turn()
 
     async def stop(self) -> None:
@@ -202,8 +211,8 @@ class Table:
                 self.presence.resume(self, conn)
             case FromClient(conn=conn, frame=p.Empty(t="leave")):
                 await self.presence.leave(self, conn)
-            case Join(name=name, seat=seat):
-                return await self.presence.join(self, name, seat)
+            case Join(name=name, seat=seat, player_id=player_id):
+                return await self.presence.join(self, name, seat, player_id)
             case Attach(conn=conn, hello=hello):
                 return self.presence.attach(self, conn, hello)
             case Detach(conn=conn):
@@ -248,9 +257,11 @@ class Table:
         """Queue a frame from a connection (answers go to the connection)."""
         self.enqueue(FromClient(conn, frame))
 
-    async def join(self, name: str, seat: int | None = None) -> tuple[int, str] | str:
+    async def join(self, name: str, seat: int | None = None,
+                   player_id: str | None = None) -> tuple[int, str] | str:
         """Take a free seat (the first, or ``seat``): (seat, token), or why not."""
-        result: tuple[int, str] | str = await self._ask(lambda done: Join(done, name, seat))
+        result: tuple[int, str] | str = await self._ask(
+            lambda done: Join(done, name, seat, player_id))
         return result
 
     async def attach(self, conn: Connection, hello: p.Hello) -> str | None:
@@ -454,7 +465,13 @@ class Table:
         self.broadcast(events, seat, ref)
         if self.state.is_over():
             self.seats_changed()
+            await self.match_finished()
         return True
+
+    async def match_finished(self) -> None:
+        """The match just ended: into its players' history (retried by the heal timer)."""
+        if not await self.history.finished(self):
+            self.journal.schedule_heal(self)
 
     def _undo_move(self, drawn: int) -> None:
         self.state = without_last_move(self.state, self.record.game, drawn)
@@ -473,6 +490,7 @@ class Table:
                                  functools.partial(setattr, self, "state", previous)):
             return False
         self.fairness.new_match(event.version, event.chance)
+        self.match_started = event.version
         return True
 
     async def restore(self, events: list[EventRecord]) -> None:
@@ -482,6 +500,7 @@ class Table:
         self.state, self.commands, self.moves = replayed.state, replayed.commands, replayed.moves
         self.ended, self.options = replayed.ended, replayed.options
         self.fairness.replay(replayed.drawn)
+        self.match_started = replayed.started
         self.version = events[-1].version if events else 0
         self.presence.take_counts(replayed.timeouts, replayed.misses)
         if self.version == before:

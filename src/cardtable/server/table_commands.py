@@ -40,6 +40,7 @@ class Join(Question):
 
     name: str
     seat: int | None
+    player_id: str | None = None  # the lasting identity of who sits down
 
 
 @dataclass(frozen=True, eq=False)

@@ -33,6 +33,7 @@ from ..store import EventRecord, Store, TableRecord
 from .connection import Connection
 from .log_writer import LogWriter
 from .table_commands import Command, FromClient, Heal, Question, describe, ref_of, sender_of
+from .table_history import History
 
 log = logging.getLogger("cardtable.table")
 
@@ -58,6 +59,8 @@ class JournalHost(Protocol):
     def store(self) -> Store: ...
     @property
     def log_writer(self) -> LogWriter: ...
+    @property
+    def history(self) -> History: ...
     @property
     def connections(self) -> set[Connection]: ...
 
@@ -195,6 +198,8 @@ class Journal:
             return  # still away: reload has set the next try
         if self.row_dirty:
             await self._save_row(table)
+        if not await table.history.retry(table.store):
+            self.schedule_heal(table)  # the database is away: the match waits with the table
         if self.settled:
             self.heal_delay = HEAL_FIRST
         table.refresh()  # a computer's move or a turn clock a failed commit dropped

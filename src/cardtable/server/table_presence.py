@@ -208,8 +208,8 @@ class Presence:
 
     # -- sitting down and connecting -----------------------------------------------------
 
-    async def join(self, table: PresenceHost, name: str,
-                   wanted: int | None) -> tuple[int, str] | str:
+    async def join(self, table: PresenceHost, name: str, wanted: int | None,
+                   player_id: str | None = None) -> tuple[int, str] | str:
         seats = table.record.seats
         free = [s for s in seats if s.kind == "human" and s.name is None
                 and wanted in (None, s.seat)]
@@ -218,7 +218,8 @@ class Presence:
                 return "that seat is taken"
             return "the table is full" if wanted is None else "the table has no such seat"
         token = new_token()
-        await self._save_seats(table, [SeatRecord(s.seat, name, s.kind, hash_token(token))
+        await self._save_seats(table, [SeatRecord(s.seat, name, s.kind, hash_token(token),
+                                                  player_id)
                                        if s.seat == free[0].seat else s for s in seats])
         self.hold_seat(table, free[0].seat)  # until his socket says hello
         table.seats_changed()

@@ -40,6 +40,7 @@ class Replayed:
     moves: int = 0  # moves in the current match
     ended: str | None = None
     drawn: list[Drawn] = field(default_factory=list)  # the current match's chance, by event
+    started: int = 0  # the version that started the current match (0: the table's creation)
 
 
 def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
@@ -55,6 +56,7 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
     asleep: set[int] = set()
     moves, ended = 0, None
     drawn = [Drawn(0, list(record.start_chance), True)]
+    started = 0
     for event in events:
         if event.cmd_id is not None:
             commands[f"{event.seat}:{event.cmd_id}"] = event.version
@@ -65,6 +67,7 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
             timeouts, misses, asleep = {}, {}, set()
             moves, ended = 0, None
             drawn = [Drawn(event.version, list(event.chance), True)]
+            started = event.version
             continue
         if event.kind == LogKind.OPTIONS:
             following = dict(event.payload["options"])
@@ -94,7 +97,7 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
                          "chance": chance, "actions": actions}, secrets.SystemRandom())
     return Replayed(state=state, options=game.options.from_dict(following), commands=commands,
                     timeouts=timeouts, misses=misses, asleep=asleep, moves=moves, ended=ended,
-                    drawn=drawn)
+                    drawn=drawn, started=started)
 
 
 def without_last_move(state: GameState, game: str, drawn: int) -> GameState:

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from cardtable.store.engine import create_engine, normalize_url, writer
 from cardtable.store.migrate import upgrade
 from cardtable.store.models import card_tables, chat_messages, table_events
+from cardtable.store.players import Players
 from cardtable.store.records import (
     ChatRecord,
     CodeTaken,
@@ -43,6 +44,7 @@ class Store:
         self.url = url
         self.engine = engine
         self._writer = writer(engine)
+        self.players = Players(engine, self._writer)
 
     @classmethod
     async def open(cls, url: str) -> Store:

@@ -115,3 +115,50 @@ chat_messages = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Index("ix_chat_messages_channel", "table_id", "channel", "seq"),
 )
+
+# -- players and their matches (migration 0006) -------------------------------------------
+
+players = Table(
+    "players",
+    metadata,
+    # Public: in profile addresses. The cookie holds a different secret, kept here hashed.
+    Column("player_id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("name", String(64), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("seen_at", UTCDateTime, nullable=False),
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    # "<table_id>:<version that started the match>": a table's matches, each recorded once.
+    Column("match_id", String(96), primary_key=True),
+    Column("table_id", String(64), nullable=False),
+    Column("code", String(16), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("ended", String(16), nullable=True),  # "agreed": ended by agreement, unscored
+    Column("result", JSON, nullable=True),  # the engine's result (None when agreed)
+    Column("ended_at", UTCDateTime, nullable=False),
+)
+
+match_seats = Table(
+    "match_seats",
+    metadata,
+    Column("match_id", String(96), ForeignKey("matches.match_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", String(32), ForeignKey("players.player_id", ondelete="SET NULL"),
+           nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),  # "human" | "bot"
+    Column("score", Integer, nullable=True),
+    Column("won", Boolean, nullable=False),
+    # Copied from the match, so a player's recent matches are one index range scan.
+    Column("game", String(32), nullable=False),
+    Column("ended_at", UTCDateTime, nullable=False),
+    Index("ix_match_seats_player_recent", "player_id", "ended_at"),
+    Index("ix_match_seats_player_game", "player_id", "game", "won"),
+)

@@ -18,15 +18,21 @@ class SeatRecord:
     name: str | None  # None while the seat is free
     kind: str  # "human" or "bot"
     token_hash: str | None  # sha256 hex of the seat token; None for bots and free seats
+    # The lasting identity of the person seated (store/players.py); None for computers,
+    # free seats and seats taken before identities existed.
+    player_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "name": self.name, "kind": self.kind,
+        data = {"seat": self.seat, "name": self.name, "kind": self.kind,
                 "token_hash": self.token_hash}
+        if self.player_id is not None:
+            data["player_id"] = self.player_id
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatRecord:
         return cls(seat=int(data["seat"]), name=data.get("name"), kind=str(data["kind"]),
-                   token_hash=data.get("token_hash"))
+                   token_hash=data.get("token_hash"), player_id=data.get("player_id"))
 
 
 @dataclass

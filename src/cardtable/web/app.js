@@ -1,10 +1,11 @@
 // The router: `/` is the home page, `/t/CODE` a table, `/how/GAME` how to play a
-// game (`/how`: every game). Pages are plain functions that fill #app and return
+// game (`/how`: every game), `/p/ID` a player's profile. Pages are plain functions that fill #app and return
 // {destroy()}; moving between them uses history.pushState, so links work, reloads
 // resume and Back behaves.
 
 import { renderHome } from "./home.js";
 import { renderHowto } from "./howto.js";
+import { renderProfile } from "./profile.js";
 import { openTable } from "./table.js";
 import { prefs } from "./state.js";
 
@@ -23,7 +24,9 @@ function route() {
   const path = location.pathname;
   const table = path.match(/^\/t\/([A-Za-z0-9]{1,16})\/?$/);
   const how = path.match(/^\/how(?:\/([a-z0-9_]{1,40}))?\/?$/);
+  const player = path.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
   if (table) page = openTable(root, table[1], navigate);
+  else if (player) page = renderProfile(root, player[1]);
   else if (how) page = renderHowto(root, how[1] || null);
   else page = renderHome(root, navigate);
   if (!table) window.scrollTo(0, 0);

@@ -11,6 +11,7 @@ import { createTable, listGames, normalizeCode } from "./api.js";
 import { h, replace } from "./dom.js";
 import { presetTitle } from "./howto.js";
 import { mountLobby } from "./lobby.js";
+import { mountMyMatches } from "./profile.js";
 import { guestName, prefs, rememberSeat, setGuestName, setPref } from "./state.js";
 import { levelChoices } from "./table_settings.js";
 import { suitIcon } from "./cards.js";
@@ -378,6 +379,7 @@ export function renderHome(root, navigate) {
       h("h1", null, "cardtable"),
       h("p", { class: "tagline" }, "Card games in your browser, against the computer or with friends.")),
     newGame,
+    mountMyMatches(),
     lobby.el,
     h("section", { class: "panel join", "aria-labelledby": "join-title" },
       h("h2", { id: "join-title" }, "Join a friend"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
+from fastapi import APIRouter, FastAPI, HTTPException, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ...engine import GAMES
@@ -26,15 +26,19 @@ class QuickJoin(BaseModel):
     players: int | None = Field(default=None, ge=2, le=8)
 
 
-Join = Callable[[str, str], Awaitable[dict[str, JSON] | None]]
-"""``join(code, name)`` seats a person at a table: the SeatGrant dict, or None when no
-seat was free any more."""
+Join = Callable[[str, str, str | None], Awaitable[dict[str, JSON] | None]]
+"""``join(code, name, player_id)`` seats a person at a table: the SeatGrant dict, or None
+when no seat was free any more."""
+Identify = Callable[[Request, Response, str], Awaitable[str | None]]
+"""``identify(request, response, name)``: the lasting player id of who sits down (its
+cookie set on ``response`` when new), or None where the server keeps none."""
 
 
 def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
                  allowed_origins: Iterable[str] = (), *,
                  limit: Callable[[Request], None] | None = None, max_frame: int = MAX_FRAME,
-                 frame_rate: float = 20.0, frame_burst: int = 40) -> APIRouter:
+                 frame_rate: float = 20.0, frame_burst: int = 40,
+                 identify: Identify | None = None) -> APIRouter:
     """The lobby's routes; ``limit(request)`` raises HTTP 429 when the client's address
     has joined too often."""
     origins = tuple(allowed_origins)
@@ -45,13 +49,18 @@ def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
         return {"tables": lobby_of(request).entries()}
 
     @router.post("/api/lobby/quick-join")
-    async def quick_join(body: QuickJoin, request: Request) -> dict[str, JSON]:
+    async def quick_join(body: QuickJoin, request: Request,
+                         response: Response) -> dict[str, JSON]:
         if limit is not None:
             limit(request)
         if body.game is not None and body.game not in GAMES:
             raise HTTPException(422, f"game: unknown game {body.game[:32]!r}")
-        for code in lobby_of(request).quick_join_candidates(body.game, body.players):
-            grant = await join(code, body.name)
+        candidates = lobby_of(request).quick_join_candidates(body.game, body.players)
+        player_id = None
+        if candidates and identify is not None:
+            player_id = await identify(request, response, body.name)
+        for code in candidates:
+            grant = await join(code, body.name, player_id)
             if grant is not None:
                 return grant
         raise HTTPException(404, NO_SEAT)
@@ -71,12 +80,13 @@ def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
 def install_routes(app: FastAPI, lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
                    allowed_origins: Iterable[str] = (), *,
                    limit: Callable[[Request], None] | None = None, max_frame: int = MAX_FRAME,
-                   frame_rate: float = 20.0, frame_burst: int = 40) -> None:
+                   frame_rate: float = 20.0, frame_burst: int = 40,
+                   identify: Identify | None = None) -> None:
     """Add the lobby's routes (:func:`lobby_router`) to ``app``, before the routes it
     already has, so that a route like ``/ws/{table_id}`` does not catch ``/ws/lobby``."""
     existing = len(app.router.routes)
     app.include_router(lobby_router(lobby_of, join, allowed_origins, limit=limit,
                                     max_frame=max_frame, frame_rate=frame_rate,
-                                    frame_burst=frame_burst))
+                                    frame_burst=frame_burst, identify=identify))
     routes = app.router.routes
     routes[:] = routes[existing:] + routes[:existing]

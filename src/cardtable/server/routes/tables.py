@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import JSONResponse
 
 from .. import protocol as p
 from ..match_export import export_match
+from ..players import sitting_player
 from ..registry import Registry, TableHandle
 from .shared import LookupLimit, on_table, registry_of
 
@@ -19,11 +20,12 @@ def seat_grant(table: TableHandle, seat: int, token: str) -> p.SeatGrant:
                        invite_url=f"/t/{code}")
 
 
-async def seat_at(registry: Registry, code: str, name: str) -> dict[str, Any] | None:
+async def seat_at(registry: Registry, code: str, name: str,
+                  player_id: str | None = None) -> dict[str, Any] | None:
     """A quick join's try at one lobby table: the SeatGrant JSON of the first free seat
     there, or None when the table is gone or its seats went meanwhile."""
     async def join(table: TableHandle) -> p.SeatGrant | None:
-        granted = await table.join(name)
+        granted = await table.join(name, None, player_id)
         return None if isinstance(granted, str) else seat_grant(table, *granted)
 
     grant = await on_table(registry, code, join)
@@ -36,11 +38,15 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
     router = APIRouter()
 
     @router.post("/api/tables", status_code=201)
-    async def create_table(body: p.CreateTable, request: Request) -> p.SeatGrant:
+    async def create_table(body: p.CreateTable, request: Request,
+                           response: Response) -> p.SeatGrant:
+        registry = registry_of(request)
+        player = await sitting_player(request, response, registry.store, body.name)
         try:
-            table, seat, token = await registry_of(request).create(
+            table, seat, token = await registry.create(
                 body.game, body.options, body.opponent, body.name, body.players,
-                None if body.seats is None else list(body.seats), body.settings)
+                None if body.seats is None else list(body.seats), body.settings,
+                player_id=player.player_id)
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         return seat_grant(table, seat, token)
@@ -58,14 +64,17 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
         return found
 
     @router.post("/api/tables/{code}/join")
-    async def join(code: str, body: p.JoinTable, request: Request) -> p.SeatGrant:
+    async def join(code: str, body: p.JoinTable, request: Request,
+                   response: Response) -> p.SeatGrant:
         limit_lookups(request)
+        registry = registry_of(request)
+        player = await sitting_player(request, response, registry.store, body.name)
 
         async def take_seat(table: TableHandle) -> p.SeatGrant | str:
-            granted = await table.join(body.name, body.seat)
+            granted = await table.join(body.name, body.seat, player.player_id)
             return granted if isinstance(granted, str) else seat_grant(table, *granted)
 
-        found = await on_table(registry_of(request), code, take_seat)
+        found = await on_table(registry, code, take_seat)
         if found is None:
             raise HTTPException(404, "no table has that code")
         if isinstance(found, str):

@@ -1,0 +1,60 @@
+"""A guest's lasting identity: a secret in an HttpOnly cookie, a player row behind it.
+
+Playing needs no account. The first time a browser sits down at a table the server makes
+it a player: a public id (in profile addresses) and a secret of 256 bits that only the
+cookie holds (the database keeps its SHA-256, so a copy of the database cannot sign
+anyone in). Every later visit from that browser is the same player: his name, his
+matches and his counts follow him from table to table.
+
+The cookie is HttpOnly (no script reads it), SameSite=Lax (no other site's form or
+frame sends it), Secure when the page came over HTTPS, and lives 400 days (the longest a
+browser keeps one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+
+from fastapi import Request, Response
+from starlette.requests import HTTPConnection
+
+from ..store import Store
+from ..store.players import PlayerRecord
+
+COOKIE = "cardtable_player"
+MAX_AGE = 400 * 24 * 3600
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{43}$")  # token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def current_player(connection: HTTPConnection, store: Store) -> PlayerRecord | None:
+    """The player whose cookie came with this request or socket; None without a good one
+    (no cookie, a malformed one, or one no player has: forged, or of a deleted player)."""
+    token = connection.cookies.get(COOKIE)
+    if token is None or not _TOKEN.match(token):
+        return None
+    return await store.players.by_token(token_hash(token))
+
+
+async def sitting_player(request: Request, response: Response, store: Store,
+                         name: str) -> PlayerRecord:
+    """The player sitting down with ``name``: the cookie's (now going by ``name``), or a
+    new one whose cookie goes out with ``response``."""
+    player = await current_player(request, store)
+    if player is not None:
+        if player.name != name:
+            await store.players.seen(player.player_id, name)
+            player.name = name
+        else:
+            await store.players.seen(player.player_id)
+        return player
+    token = secrets.token_urlsafe(32)
+    player = await store.players.create(secrets.token_urlsafe(12), token_hash(token), name)
+    response.set_cookie(COOKIE, token, max_age=MAX_AGE, path="/", httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https")
+    return player

@@ -1,0 +1,75 @@
+"""Players (a lasting guest identity held by a cookie) and the matches they finished.
+
+``players.token_hash`` is the SHA-256 of the cookie's secret (the cookie alone proves who
+a guest is; a copy of the database does not). ``match_seats`` repeats the match's game and
+end time so that a player's recent matches and per-game counts are index scans.
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-11-28
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0006"
+down_revision: str | Sequence[str] | None = "0005"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "players",
+        sa.Column("player_id", sa.String(length=32), nullable=False),
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("name", sa.String(length=64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("player_id", name="pk_players"),
+        sa.UniqueConstraint("token_hash", name="uq_players_token_hash"),
+    )
+    op.create_table(
+        "matches",
+        sa.Column("match_id", sa.String(length=96), nullable=False),
+        sa.Column("table_id", sa.String(length=64), nullable=False),
+        sa.Column("code", sa.String(length=16), nullable=False),
+        sa.Column("game", sa.String(length=32), nullable=False),
+        sa.Column("players", sa.Integer(), nullable=False),
+        sa.Column("options", sa.JSON(), nullable=False),
+        sa.Column("ended", sa.String(length=16), nullable=True),
+        sa.Column("result", sa.JSON(), nullable=True),
+        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("match_id", name="pk_matches"),
+    )
+    op.create_table(
+        "match_seats",
+        sa.Column("match_id", sa.String(length=96), nullable=False),
+        sa.Column("seat", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("player_id", sa.String(length=32), nullable=True),
+        sa.Column("name", sa.String(length=64), nullable=False),
+        sa.Column("kind", sa.String(length=8), nullable=False),
+        sa.Column("score", sa.Integer(), nullable=True),
+        sa.Column("won", sa.Boolean(), nullable=False),
+        sa.Column("game", sa.String(length=32), nullable=False),
+        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["match_id"], ["matches.match_id"], ondelete="CASCADE",
+                                name="fk_match_seats_match_id_matches"),
+        sa.ForeignKeyConstraint(["player_id"], ["players.player_id"], ondelete="SET NULL",
+                                name="fk_match_seats_player_id_players"),
+        sa.PrimaryKeyConstraint("match_id", "seat", name="pk_match_seats"),
+    )
+    op.create_index("ix_match_seats_player_recent", "match_seats", ["player_id", "ended_at"])
+    op.create_index("ix_match_seats_player_game", "match_seats", ["player_id", "game", "won"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_match_seats_player_game", table_name="match_seats")
+    op.drop_index("ix_match_seats_player_recent", table_name="match_seats")
+    op.drop_table("match_seats")
+    op.drop_table("matches")
+    op.drop_table("players")

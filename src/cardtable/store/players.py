@@ -1,0 +1,162 @@
+"""Players and the matches they finished: a guest's lasting identity, his history, his counts.
+
+A guest is a row of ``players``; his browser holds a secret in a cookie whose SHA-256 is
+the row's ``token_hash``. A finished match is a row of ``matches`` and one row per seat in
+``match_seats`` (with the game and end time copied, for index scans). Recording a match is
+idempotent: its id is the table's and the version that started it, and a second recording
+of the same match changes nothing (a table reloaded after a crash records it again).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import and_, case, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from cardtable.store.models import match_seats, matches, players
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class PlayerRecord:
+    player_id: str  # public: in profile addresses
+    name: str
+    created_at: datetime
+    seen_at: datetime
+
+
+@dataclass
+class MatchSeat:
+    seat: int
+    name: str
+    kind: str  # "human" | "bot"
+    player_id: str | None  # None for a computer, or a seat taken before identities
+    score: int | None
+    won: bool
+
+
+@dataclass
+class MatchRecord:
+    match_id: str  # "<table_id>:<start version>"
+    table_id: str
+    code: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    ended: str | None  # "agreed", or None when played to its end
+    result: dict[str, Any] | None
+    seats: list[MatchSeat] = field(default_factory=list)
+    ended_at: datetime | None = None  # set when recorded
+
+
+@dataclass
+class GameCounts:
+    game: str
+    played: int
+    won: int
+
+
+class Players:
+    """The players' side of the store (``store.players``)."""
+
+    def __init__(self, engine: AsyncEngine, writer: AsyncEngine) -> None:
+        self.engine, self._writer = engine, writer
+
+    async def create(self, player_id: str, token_hash: str, name: str) -> PlayerRecord:
+        now = utcnow()
+        async with self._writer.begin() as conn:
+            await conn.execute(insert(players).values(
+                player_id=player_id, token_hash=token_hash, name=name, created_at=now,
+                seen_at=now))
+        return PlayerRecord(player_id, name, now, now)
+
+    async def by_token(self, token_hash: str) -> PlayerRecord | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(players).where(
+                players.c.token_hash == token_hash))).first()
+        return None if row is None else _player(row)
+
+    async def get(self, player_id: str) -> PlayerRecord | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(players).where(
+                players.c.player_id == player_id))).first()
+        return None if row is None else _player(row)
+
+    async def seen(self, player_id: str, name: str | None = None) -> None:
+        """He came back (and, with ``name``, goes by that name now)."""
+        values: dict[str, Any] = {"seen_at": utcnow()}
+        if name is not None:
+            values["name"] = name
+        async with self._writer.begin() as conn:
+            await conn.execute(update(players).where(players.c.player_id == player_id)
+                               .values(values))
+
+    async def record_match(self, match: MatchRecord) -> bool:
+        """Store a finished match; False (and nothing changed) if it is stored already."""
+        ended_at = match.ended_at or utcnow()
+        async with self._writer.begin() as conn:
+            if await conn.scalar(select(matches.c.match_id).where(
+                    matches.c.match_id == match.match_id)) is not None:
+                return False
+            known = set((await conn.scalars(select(players.c.player_id).where(
+                players.c.player_id.in_({s.player_id for s in match.seats if s.player_id}))
+            )).all())
+            try:
+                await conn.execute(insert(matches).values(
+                    match_id=match.match_id, table_id=match.table_id, code=match.code,
+                    game=match.game, players=match.players, options=match.options,
+                    ended=match.ended, result=match.result, ended_at=ended_at))
+            except IntegrityError:
+                return False  # recorded meanwhile by another process
+            await conn.execute(insert(match_seats), [
+                {"match_id": match.match_id, "seat": s.seat, "name": s.name, "kind": s.kind,
+                 "player_id": s.player_id if s.player_id in known else None,
+                 "score": s.score, "won": s.won, "game": match.game, "ended_at": ended_at}
+                for s in match.seats])
+        match.ended_at = ended_at
+        return True
+
+    async def recent_matches(self, player_id: str, limit: int = 20) -> list[MatchRecord]:
+        """His latest finished matches, newest first, with every seat of each."""
+        async with self.engine.connect() as conn:
+            ids = (await conn.scalars(
+                select(match_seats.c.match_id).where(match_seats.c.player_id == player_id)
+                .order_by(match_seats.c.ended_at.desc(), match_seats.c.match_id.desc())
+                .limit(limit))).all()
+            if not ids:
+                return []
+            rows = (await conn.execute(select(matches).where(
+                matches.c.match_id.in_(ids)))).all()
+            seat_rows = (await conn.execute(select(match_seats).where(
+                match_seats.c.match_id.in_(ids)).order_by(match_seats.c.seat))).all()
+        seats: dict[str, list[MatchSeat]] = {}
+        for row in seat_rows:
+            seats.setdefault(row.match_id, []).append(MatchSeat(
+                row.seat, row.name, row.kind, row.player_id, row.score, row.won))
+        found = {row.match_id: MatchRecord(
+            row.match_id, row.table_id, row.code, row.game, row.players, row.options,
+            row.ended, row.result, seats.get(row.match_id, []), row.ended_at) for row in rows}
+        return [found[i] for i in ids if i in found]
+
+    async def counts(self, player_id: str) -> list[GameCounts]:
+        """Matches played and won per game; a match ended by agreement counts in neither."""
+        won = func.sum(case((match_seats.c.won, 1), else_=0))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(match_seats.c.game, func.count(), won)
+                .select_from(match_seats.join(matches, and_(
+                    matches.c.match_id == match_seats.c.match_id, matches.c.ended.is_(None))))
+                .where(match_seats.c.player_id == player_id)
+                .group_by(match_seats.c.game).order_by(match_seats.c.game))).all()
+        return [GameCounts(game, int(played), int(wins or 0)) for game, played, wins in rows]
+
+
+def _player(row: Any) -> PlayerRecord:
+    return PlayerRecord(row.player_id, row.name, row.created_at, row.seen_at)

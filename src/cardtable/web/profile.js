@@ -1,0 +1,96 @@
+// A player's profile (`/p/ID`): his name, matches played and won per game, his latest
+// matches; and the "Your matches" panel of the home page. Everything comes from
+// /api/players/ID and /api/me (docs/protocol.md); names go in as text, never markup.
+
+import { h, replace } from "./dom.js";
+
+async function getJson(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json" } });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    const error = new Error(data.detail || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return response.json();
+}
+
+/** This browser's player (null until it has sat down somewhere). */
+export const fetchMe = () => getJson("/api/me");
+
+const when = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+function outcome(match, playerId) {
+  const mine = match.seats.find((s) => s.player_id === playerId);
+  if (match.ended) return { text: "Ended by agreement", cls: "agreed" };
+  if (!mine) return { text: "", cls: "" };
+  return mine.won ? { text: "Won", cls: "won" } : { text: "Lost", cls: "lost" };
+}
+
+/** One row per match: the game, who sat there (with scores), won or lost, when. */
+export function matchList(matches, playerId) {
+  if (!matches.length) return h("p", { class: "hint" }, "No finished matches yet.");
+  return h("ol", { class: "match-list", id: "match-list" }, matches.map((m) => {
+    const result = outcome(m, playerId);
+    return h("li", { class: ["match-row", result.cls], dataset: { match: m.match_id, code: m.code } },
+      h("span", { class: "match-game" }, m.title),
+      h("span", { class: "match-result" }, result.text),
+      h("span", { class: "match-seats" }, m.seats.map((s, i) => [
+        i ? " · " : null,
+        s.player_id && s.player_id !== playerId
+          ? h("a", { href: `/p/${encodeURIComponent(s.player_id)}`, "data-route": "" }, s.name)
+          : h("span", { class: s.player_id === playerId ? "me" : null }, s.name),
+        s.score === null || s.score === undefined ? null : h("span", { class: "match-score" }, ` ${s.score}`),
+      ])),
+      h("time", { class: "match-when", datetime: m.ended_at }, when(m.ended_at)));
+  }));
+}
+
+function countsTable(counts) {
+  if (!counts.length) return null;
+  return h("table", { class: "score-table profile-counts", id: "profile-counts" },
+    h("thead", null, h("tr", null, h("th", null, "Game"), h("th", null, "Played"), h("th", null, "Won"), h("th", null, "Share"))),
+    h("tbody", null, counts.map((c) => h("tr", { dataset: { game: c.game } },
+      h("td", null, c.title), h("td", null, String(c.played)), h("td", null, String(c.won)),
+      h("td", null, c.played ? `${Math.round((100 * c.won) / c.played)}%` : "–")))));
+}
+
+/** The home page's panel: this browser's latest matches, when it has any. */
+export function mountMyMatches() {
+  const el = h("section", { class: "panel my-matches", id: "my-matches", "aria-labelledby": "my-matches-title", hidden: true });
+  fetchMe().then((me) => {
+    if (!me || !me.recent.length) return;
+    replace(el,
+      h("h2", { id: "my-matches-title" }, "Your matches"),
+      matchList(me.recent.slice(0, 5), me.player_id),
+      h("p", null, h("a", { href: `/p/${encodeURIComponent(me.player_id)}`, "data-route": "", id: "my-profile" },
+        "Your profile and every match")));
+    el.hidden = false;
+  }).catch(() => {});
+  return el;
+}
+
+export function renderProfile(root, playerId) {
+  const main = h("main", { class: "home profile" },
+    h("p", { class: "hint" }, "Loading…"));
+  root.append(main);
+  getJson(`/api/players/${encodeURIComponent(playerId)}`).then((p) => {
+    document.title = `${p.name} · cardtable`;
+    replace(main,
+      h("header", { class: "home-head profile-head" },
+        h("a", { href: "/", "data-route": "", class: "back-link" }, "← cardtable"),
+        h("h1", { id: "profile-name" }, p.name),
+        h("p", { class: "tagline" }, `${p.you ? "That is you. " : ""}Playing since ${when(p.since)}.`)),
+      h("section", { class: "panel", "aria-labelledby": "counts-title" },
+        h("h2", { id: "counts-title" }, "Matches"),
+        countsTable(p.counts) || h("p", { class: "hint" }, "No finished matches yet.")),
+      h("section", { class: "panel", "aria-labelledby": "recent-title" },
+        h("h2", { id: "recent-title" }, "Latest matches"),
+        matchList(p.recent, p.player_id)));
+  }).catch((e) => {
+    replace(main, h("header", { class: "home-head" }, h("h1", null, "No such player")),
+      h("p", { class: "form-error", role: "alert" }, e.status === 404 ? "No player has that address." : `Could not load the profile: ${e.message}`),
+      h("p", null, h("a", { href: "/", "data-route": "" }, "Back to the card room")));
+  });
+  return { destroy() {} };
+}
