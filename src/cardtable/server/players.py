@@ -35,10 +35,8 @@ def token_hash(token: str) -> str:
 async def current_player(connection: HTTPConnection, store: Store) -> PlayerRecord | None:
     """The player whose cookie came with this request or socket; None without a good one
     (no cookie, a malformed one, or one no player has: forged, or of a deleted player)."""
-    token = connection.cookies.get(COOKIE)
-    if token is None or not _TOKEN.match(token):
-        return None
-    return await store.players.by_token(token_hash(token))
+    session = session_hash(connection)
+    return None if session is None else await store.players.by_token(session)
 
 
 async def sitting_player(request: Request, response: Response, store: Store,
@@ -53,8 +51,27 @@ async def sitting_player(request: Request, response: Response, store: Store,
         else:
             await store.players.seen(player.player_id)
         return player
-    token = secrets.token_urlsafe(32)
+    token = new_session_token()
     player = await store.players.create(secrets.token_urlsafe(12), token_hash(token), name)
+    set_session_cookie(request, response, token)
+    return player
+
+
+def new_session_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def session_hash(connection: HTTPConnection) -> str | None:
+    """The hash of the session the request's cookie holds (well-formed, not checked)."""
+    token = connection.cookies.get(COOKIE)
+    return token_hash(token) if token is not None and _TOKEN.match(token) else None
+
+
+def set_session_cookie(request: Request, response: Response, token: str) -> None:
     response.set_cookie(COOKIE, token, max_age=MAX_AGE, path="/", httponly=True,
                         samesite="lax", secure=request.url.scheme == "https")
-    return player
+
+
+def clear_session_cookie(request: Request, response: Response) -> None:
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=request.url.scheme == "https")

@@ -121,12 +121,25 @@ chat_messages = Table(
 players = Table(
     "players",
     metadata,
-    # Public: in profile addresses. The cookie holds a different secret, kept here hashed.
-    Column("player_id", String(32), primary_key=True),
-    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("player_id", String(32), primary_key=True),  # public: in profile addresses
     Column("name", String(64), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("seen_at", UTCDateTime, nullable=False),
+    # An account, once the guest registers (server/accounts.py); NULL for guests.
+    Column("username", String(32), nullable=True),
+    Column("username_key", String(32), nullable=True, unique=True),  # casefolded
+    Column("password_hash", String(256), nullable=True),  # argon2id
+    Column("registered_at", UTCDateTime, nullable=True),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # The SHA-256 of the cookie's secret: the cookie alone signs a browser in.
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.player_id", ondelete="CASCADE"),
+           nullable=False, index=True),
+    Column("created_at", UTCDateTime, nullable=False),
 )
 
 matches = Table(

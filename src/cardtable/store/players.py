@@ -1,7 +1,9 @@
 """Players and the matches they finished: a guest's lasting identity, his history, his counts.
 
 A guest is a row of ``players``; his browser holds a secret in a cookie whose SHA-256 is
-the row's ``token_hash``. A finished match is a row of ``matches`` and one row per seat in
+a row of ``sessions``. Registering gives the same row a username and a password hash
+(server/accounts.py), so his history stays his; an account may be signed in on several
+browsers, a session each. A finished match is a row of ``matches`` and one row per seat in
 ``match_seats`` (with the game and end time copied, for index scans). Recording a match is
 idempotent: its id is the table's and the version that started it, and a second recording
 of the same match changes nothing (a table reloaded after a crash records it again).
@@ -13,15 +15,22 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, case, func, insert, select, update
+from sqlalchemy import and_, case, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from cardtable.store.models import match_seats, matches, players
+from cardtable.store.models import match_seats, matches, players, sessions
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+DELETED_NAME = "Deleted player"
+
+
+class UsernameTaken(Exception):
+    """Another player has that username (in any case)."""
 
 
 @dataclass
@@ -30,6 +39,11 @@ class PlayerRecord:
     name: str
     created_at: datetime
     seen_at: datetime
+    username: str | None = None  # None: a guest
+
+    @property
+    def registered(self) -> bool:
+        return self.username is not None
 
 
 @dataclass
@@ -70,18 +84,83 @@ class Players:
         self.engine, self._writer = engine, writer
 
     async def create(self, player_id: str, token_hash: str, name: str) -> PlayerRecord:
+        """A new guest, signed in by the session ``token_hash``."""
         now = utcnow()
         async with self._writer.begin() as conn:
             await conn.execute(insert(players).values(
-                player_id=player_id, token_hash=token_hash, name=name, created_at=now,
-                seen_at=now))
+                player_id=player_id, name=name, created_at=now, seen_at=now))
+            await conn.execute(insert(sessions).values(
+                token_hash=token_hash, player_id=player_id, created_at=now))
         return PlayerRecord(player_id, name, now, now)
 
     async def by_token(self, token_hash: str) -> PlayerRecord | None:
+        """The player the session ``token_hash`` signs in, if any."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(players).join(
+                sessions, sessions.c.player_id == players.c.player_id).where(
+                sessions.c.token_hash == token_hash))).first()
+        return None if row is None else _player(row)
+
+    async def by_username(self, username: str) -> tuple[PlayerRecord, str] | None:
+        """The account of ``username`` (any case) and its password hash."""
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).where(
-                players.c.token_hash == token_hash))).first()
-        return None if row is None else _player(row)
+                players.c.username_key == username.casefold()))).first()
+        return None if row is None else (_player(row), str(row.password_hash))
+
+    async def password_hash(self, player_id: str) -> str | None:
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(select(players.c.password_hash).where(
+                players.c.player_id == player_id))
+        return None if found is None else str(found)
+
+    async def register(self, player_id: str, username: str, password_hash: str) -> None:
+        """The guest ``player_id`` becomes an account; UsernameTaken if anyone has it."""
+        try:
+            async with self._writer.begin() as conn:
+                await conn.execute(update(players).where(players.c.player_id == player_id)
+                                   .values(username=username, name=username,
+                                           username_key=username.casefold(),
+                                           password_hash=password_hash,
+                                           registered_at=utcnow()))
+        except IntegrityError:
+            raise UsernameTaken(username) from None
+
+    async def set_password(self, player_id: str, password_hash: str) -> None:
+        async with self._writer.begin() as conn:
+            await conn.execute(update(players).where(players.c.player_id == player_id)
+                               .values(password_hash=password_hash))
+
+    async def start_session(self, player_id: str, token_hash: str,
+                            replacing: str | None = None) -> None:
+        """Sign a browser in as ``player_id`` with a new session, ending ``replacing`` (the
+        browser's session before: a session is rotated at every sign-in)."""
+        async with self._writer.begin() as conn:
+            if replacing is not None:
+                await conn.execute(delete(sessions).where(sessions.c.token_hash == replacing))
+            await conn.execute(insert(sessions).values(
+                token_hash=token_hash, player_id=player_id, created_at=utcnow()))
+
+    async def end_sessions(self, player_id: str, keep: str | None = None) -> None:
+        """Sign ``player_id`` out everywhere (but the session ``keep``)."""
+        query = delete(sessions).where(sessions.c.player_id == player_id)
+        if keep is not None:
+            query = query.where(sessions.c.token_hash != keep)
+        async with self._writer.begin() as conn:
+            await conn.execute(query)
+
+    async def end_session(self, token_hash: str) -> None:
+        async with self._writer.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+
+    async def delete(self, player_id: str) -> None:
+        """Delete a player and his personal data: his row and sessions, and his name in the
+        matches he played (the matches stay, for the other players' history)."""
+        async with self._writer.begin() as conn:
+            await conn.execute(update(match_seats).where(match_seats.c.player_id == player_id)
+                               .values(name=DELETED_NAME, player_id=None))
+            await conn.execute(delete(sessions).where(sessions.c.player_id == player_id))
+            await conn.execute(delete(players).where(players.c.player_id == player_id))
 
     async def get(self, player_id: str) -> PlayerRecord | None:
         async with self.engine.connect() as conn:
@@ -159,4 +238,4 @@ class Players:
 
 
 def _player(row: Any) -> PlayerRecord:
-    return PlayerRecord(row.player_id, row.name, row.created_at, row.seen_at)
+    return PlayerRecord(row.player_id, row.name, row.created_at, row.seen_at, row.username)

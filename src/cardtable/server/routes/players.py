@@ -46,6 +46,7 @@ class MatchSummary(BaseModel):
 class Profile(BaseModel):
     player_id: str
     name: str
+    username: str | None  # None: a guest
     since: str  # ISO 8601, UTC
     you: bool  # the profile of the browser asking
     counts: list[GameCount]
@@ -69,7 +70,7 @@ async def _profile(request: Request, player: PlayerRecord, you: bool) -> Profile
     players = registry_of(request).store.players
     counts = await players.counts(player.player_id)
     recent = await players.recent_matches(player.player_id, RECENT)
-    return Profile(player_id=player.player_id, name=player.name,
+    return Profile(player_id=player.player_id, name=player.name, username=player.username,
                    since=player.created_at.isoformat(), you=you,
                    counts=[GameCount(game=c.game, title=_title(c.game), played=c.played,
                                      won=c.won) for c in counts],

@@ -1,8 +1,10 @@
-"""Players (a lasting guest identity held by a cookie) and the matches they finished.
+"""Players (a lasting guest identity held by a cookie, an account once registered), their
+sessions, and the matches they finished.
 
-``players.token_hash`` is the SHA-256 of the cookie's secret (the cookie alone proves who
-a guest is; a copy of the database does not). ``match_seats`` repeats the match's game and
-end time so that a player's recent matches and per-game counts are index scans.
+``sessions.token_hash`` is the SHA-256 of a cookie's secret (the cookie alone proves who
+a browser is; a copy of the database does not); an account may have several.
+``match_seats`` repeats the match's game and end time so that a player's recent matches
+and per-game counts are index scans.
 
 Revision ID: 0006
 Revises: 0005
@@ -26,13 +28,26 @@ def upgrade() -> None:
     op.create_table(
         "players",
         sa.Column("player_id", sa.String(length=32), nullable=False),
-        sa.Column("token_hash", sa.String(length=64), nullable=False),
         sa.Column("name", sa.String(length=64), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("username", sa.String(length=32), nullable=True),
+        sa.Column("username_key", sa.String(length=32), nullable=True),
+        sa.Column("password_hash", sa.String(length=256), nullable=True),
+        sa.Column("registered_at", sa.DateTime(timezone=True), nullable=True),
         sa.PrimaryKeyConstraint("player_id", name="pk_players"),
-        sa.UniqueConstraint("token_hash", name="uq_players_token_hash"),
+        sa.UniqueConstraint("username_key", name="uq_players_username_key"),
     )
+    op.create_table(
+        "sessions",
+        sa.Column("token_hash", sa.String(length=64), nullable=False),
+        sa.Column("player_id", sa.String(length=32), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["player_id"], ["players.player_id"], ondelete="CASCADE",
+                                name="fk_sessions_player_id_players"),
+        sa.PrimaryKeyConstraint("token_hash", name="pk_sessions"),
+    )
+    op.create_index("ix_sessions_player_id", "sessions", ["player_id"])
     op.create_table(
         "matches",
         sa.Column("match_id", sa.String(length=96), nullable=False),
@@ -72,4 +87,6 @@ def downgrade() -> None:
     op.drop_index("ix_match_seats_player_recent", table_name="match_seats")
     op.drop_table("match_seats")
     op.drop_table("matches")
+    op.drop_index("ix_sessions_player_id", table_name="sessions")
+    op.drop_table("sessions")
     op.drop_table("players")

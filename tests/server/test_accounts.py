@@ -1,0 +1,197 @@
+"""Accounts at a real server, on SQLite and PostgreSQL (issue 17, item 2): a guest who
+registers keeps his history; sign in and out, sessions rotated; change the password (every
+other session ends); delete the account and its personal data. And the bad input: taken
+usernames in any case, weak passwords, brute force (per account and per address), dead
+and forged session cookies, markup in a username.
+
+The server trusts 127.0.0.1 as a proxy, so each test speaks from addresses of its own
+(``X-Forwarded-For``) and the per-address limit is tested on the real path."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+import db_fixtures
+from cardtable.bots.gin_simple import choose
+from cardtable.client import Client, play
+from cardtable.server.accounts import TRIES_PER_ACCOUNT, TRIES_PER_ADDRESS
+from cardtable.server.players import COOKIE
+from cardtable.store.players import DELETED_NAME
+from server_harness import ServerProcess
+
+pg_database_url = db_fixtures.pg_database_url
+HANG = 120
+GOOD = "correct horse battery"
+_addresses = itertools.count(1)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    url = request.getfixturevalue("pg_database_url") if request.param == "postgresql" else None
+    env = {"CARDTABLE_JOIN_LIMIT": "100000", "CARDTABLE_FRAME_RATE": "10000",
+           "CARDTABLE_TRUSTED_PROXIES": "127.0.0.1"}
+    process = ServerProcess(tmp_path_factory.mktemp(request.param) / "data",
+                            database_url=url, env=env).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def browser(server: ServerProcess, address: str | None = None) -> httpx.AsyncClient:
+    """A browser of its own (its own cookies), from an address of its own."""
+    address = address or f"203.0.113.{next(_addresses)}"
+    return httpx.AsyncClient(base_url=server.base_url, headers={"X-Forwarded-For": address})
+
+
+async def test_a_guest_registers_and_keeps_his_history(server: ServerProcess) -> None:
+    async with Client(server.base_url, frame_rate=None) as client:
+        seat = await client.create_table("gin", {"deals": 1}, name="Guest")
+        async with client.connect(seat) as conn:
+            await asyncio.wait_for(play(conn, choose), HANG)
+        guest = (await client.http.get("/api/me")).json()
+        cookie = client.http.cookies.get(COOKIE)
+        made = await client.http.post("/api/account/register",
+                                      json={"username": "Annie", "password": GOOD})
+        assert made.status_code == 200, made.text
+        assert made.json() == {"player_id": guest["player_id"], "name": "Annie",
+                               "username": "Annie"}
+        assert client.http.cookies.get(COOKIE) not in (None, cookie)  # rotated
+        me = (await client.http.get("/api/me")).json()
+        assert me["username"] == "Annie" and me["recent"] == guest["recent"]
+        again = await client.http.post("/api/account/register",
+                                       json={"username": "Other", "password": GOOD})
+        assert again.status_code == 409 and "sign out first" in again.json()["detail"]
+    async with browser(server) as old:  # the cookie from before the rotation is dead
+        old.cookies.set(COOKIE, cookie or "")
+        assert (await old.get("/api/me")).json() is None
+
+
+@pytest.mark.parametrize(("username", "password", "why"), [
+    ("Bo", GOOD, "3 to 24"),
+    ("<script>x</script>", GOOD, "3 to 24"),
+    ("Zed", "short1", "at least 10"),
+    ("Zed", "password123", "most common"),
+    ("Zed", "Qwertyuiop", "most common"),
+    ("Zedekiah", "zedekiah-rules-ok", "must not contain the username"),
+    ("Zed", "x" * 300, "at most 256"),
+])
+async def test_bad_usernames_and_weak_passwords_are_refused(
+        server: ServerProcess, username: str, password: str, why: str) -> None:
+    async with browser(server) as http:
+        answer = await http.post("/api/account/register",
+                                 json={"username": username, "password": password})
+        assert answer.status_code == 422 and why in str(answer.json()["detail"])
+        assert (await http.get("/api/me")).json() is None  # nothing was made
+
+
+async def test_a_username_is_taken_in_any_case(server: ServerProcess) -> None:
+    async with browser(server) as first, browser(server) as second:
+        assert (await first.post("/api/account/register",
+                                 json={"username": "Carol", "password": GOOD})).status_code == 200
+        for name in ("carol", "CAROL", "cArOl"):
+            taken = await second.post("/api/account/register",
+                                      json={"username": name, "password": GOOD})
+            assert taken.status_code == 409 and taken.json()["detail"] == "that username is taken"
+
+
+async def test_sign_in_out_and_the_password_changes(server: ServerProcess) -> None:
+    async with browser(server) as laptop, browser(server) as phone:
+        assert (await laptop.post("/api/account/register",
+                                  json={"username": "dave", "password": GOOD})).status_code == 200
+        wrong = await phone.post("/api/account/login", json={"username": "DAVE",
+                                                             "password": GOOD + "!"})
+        assert wrong.status_code == 401 and wrong.json()["detail"] == "wrong username or password"
+        nobody = await phone.post("/api/account/login", json={"username": "nobody-here",
+                                                              "password": GOOD})
+        assert nobody.status_code == 401 and nobody.json() == wrong.json()  # same words
+        assert (await phone.post("/api/account/login",
+                                 json={"username": "DAVE", "password": GOOD})).status_code == 200
+        assert (await phone.get("/api/me")).json()["username"] == "dave"
+        assert (await laptop.get("/api/me")).json()["username"] == "dave"  # both signed in
+
+        bad = await laptop.post("/api/account/password",
+                                json={"password": "not it at all", "new_password": GOOD + "2"})
+        assert bad.status_code == 401
+        weak = await laptop.post("/api/account/password",
+                                 json={"password": GOOD, "new_password": "password1"})
+        assert weak.status_code == 422
+        changed = await laptop.post("/api/account/password",
+                                    json={"password": GOOD, "new_password": "a much newer one"})
+        assert changed.status_code == 200
+        assert (await laptop.get("/api/me")).json()["username"] == "dave"
+        assert (await phone.get("/api/me")).json() is None  # signed out everywhere else
+        assert (await phone.post("/api/account/login", json={
+            "username": "dave", "password": GOOD})).status_code == 401
+        out = await laptop.post("/api/account/logout")
+        assert out.status_code == 204 and COOKIE not in laptop.cookies
+        assert (await laptop.get("/api/me")).json() is None
+        assert (await laptop.post("/api/account/login", json={
+            "username": "dave", "password": "a much newer one"})).status_code == 200
+
+
+async def test_brute_force_is_stopped_per_account_and_per_address(
+        server: ServerProcess) -> None:
+    async with browser(server) as owner:
+        assert (await owner.post("/api/account/register",
+                                 json={"username": "erin", "password": GOOD})).status_code == 200
+    # Per account: from ever new addresses, the account's tries run out; then even the right
+    # password waits.
+    for _ in range(TRIES_PER_ACCOUNT):
+        async with browser(server) as attacker:
+            assert (await attacker.post("/api/account/login", json={
+                "username": "erin", "password": "guess guess guess"})).status_code == 401
+    async with browser(server) as late:
+        blocked = await late.post("/api/account/login",
+                                  json={"username": "ERIN", "password": GOOD})
+        assert blocked.status_code == 429 and "too many" in blocked.json()["detail"]
+    # Per address: one address trying many accounts.
+    async with browser(server, "198.51.100.7") as sprayer:
+        codes = [(await sprayer.post("/api/account/login", json={
+            "username": f"user{i}", "password": "guess guess guess"})).status_code
+            for i in range(TRIES_PER_ADDRESS + 1)]
+        assert codes[:-1] == [401] * TRIES_PER_ADDRESS and codes[-1] == 429
+    async with browser(server) as elsewhere:  # the server lives on; others sign in
+        assert (await elsewhere.post("/api/account/register", json={
+            "username": "frank", "password": GOOD})).status_code == 200
+
+
+async def test_forged_cookies_sign_no_one_in(server: ServerProcess) -> None:
+    for forged in ("A" * 43, "not-a-token", "x" * 4000):
+        async with browser(server) as http:
+            http.cookies.set(COOKIE, forged)
+            assert (await http.get("/api/me")).json() is None
+            assert (await http.post("/api/account/password", json={
+                "password": GOOD, "new_password": GOOD + "x"})).status_code == 401
+            assert (await http.post("/api/account/delete", json={})).status_code == 401
+
+
+async def test_deleting_an_account_removes_his_name_but_not_the_others_history(
+        server: ServerProcess) -> None:
+    async with Client(server.base_url, frame_rate=None) as ann, \
+            Client(server.base_url, frame_rate=None) as bob:
+        seat = await ann.create_table("gin", {"deals": 1}, opponent="friend", name="Gwen")
+        other = await bob.join(seat.code, "Hank")
+        async with ann.connect(seat) as a, bob.connect(other) as b:
+            await asyncio.wait_for(asyncio.gather(play(a, choose), play(b, choose)), HANG)
+        assert (await bob.http.post("/api/account/register", json={
+            "username": "hank", "password": GOOD})).status_code == 200
+        refused = await bob.http.post("/api/account/delete", json={"password": "wrong one!"})
+        assert refused.status_code == 401
+        hank = (await bob.http.get("/api/me")).json()["player_id"]
+        assert (await bob.http.post("/api/account/delete",
+                                    json={"password": GOOD})).status_code == 204
+        assert (await bob.http.get("/api/me")).json() is None
+        assert (await bob.http.get(f"/api/players/{hank}")).status_code == 404
+        [match] = (await ann.http.get("/api/me")).json()["recent"]
+        assert [s["name"] for s in match["seats"]] == ["Gwen", DELETED_NAME]
+        assert match["seats"][1]["player_id"] is None
+    async with browser(server) as http:  # the username is free again
+        assert (await http.post("/api/account/register", json={
+            "username": "Hank", "password": GOOD})).status_code == 200
