@@ -65,7 +65,7 @@ def test_entry_has_exactly_the_spec_fields() -> None:
     assert entry["table_id"] == "t_aaaaaa" and entry["code"] == "AAAAAA"
     assert (entry["game"], entry["title"], entry["options"]) == ("gin", "Gin", {"target": 100})
     assert (entry["players"], entry["free"], entry["express"]) == (4, 2, True)
-    assert entry["settings"] == {"turn_time": 15, "spectators": False}
+    assert entry["settings"] == {"turn_time": 15, "spectators": False, "rated": False}
     assert entry["seats"] == table["seats"]
     table["seats"][2]["taken"] = True  # the lobby keeps a copy, not the actor's dicts
     assert lobby.entries()[0]["free"] == 2 and lobby.entries()[0]["seats"][2]["taken"] is False
@@ -322,7 +322,7 @@ def test_get_lobby_is_loaded_from_the_store(client: TestClient) -> None:
     assert [t["code"] for t in tables] == ["OLDGIN", "SPADES"]  # oldest first
     old, spades = tables
     assert old["express"] is True and old["title"] == "Gin Rummy"
-    assert old["settings"] == {"turn_time": 30, "spectators": True}  # defaults
+    assert old["settings"] == {"turn_time": 30, "spectators": True, "rated": False}  # defaults
     assert (old["players"], old["free"]) == (2, 1)
     assert old["seats"][0] == {"seat": 0, "name": "Ann", "kind": "human", "taken": True,
                                "connected": False, "level": "normal", "standin": None,

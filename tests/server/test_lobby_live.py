@@ -106,7 +106,7 @@ async def test_a_public_table_appears_live(server: ServerProcess) -> None:
         (grant["table_id"], grant["code"], "gin", "Gin Rummy")
     assert (entry["players"], entry["free"], entry["express"]) == (2, 1, True)
     assert entry["options"]["deals"] == 1
-    assert entry["settings"] == {"turn_time": 0, "spectators": True}
+    assert entry["settings"] == {"turn_time": 0, "spectators": True, "rated": False}
     assert [(s["seat"], s["name"], s["taken"]) for s in entry["seats"]] == [
         (0, "Ann", True), (1, None, False)]
     assert codes(listed(server)) == [grant["code"]]

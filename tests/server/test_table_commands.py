@@ -10,6 +10,7 @@ import pytest
 
 from cardtable.server import protocol as p
 from cardtable.server.connection import Connection
+from cardtable.server.players import Sitter
 from cardtable.server.table_commands import (
     Attach,
     ComputerMove,
@@ -59,12 +60,12 @@ async def test_the_tables_own_commands_and_questions() -> None:
     done: asyncio.Future[object] = asyncio.get_running_loop().create_future()
     hello = p.Hello(t="hello", d=p.HelloData(token="x"))
     assert needs_log(ComputerMove(3)) and needs_log(TurnTimeout(0, 3))
-    assert needs_log(Join(done, "Bob", None))
+    assert needs_log(Join(done, "Bob", None, Sitter()))
     for command in (Attach(done, CONN, hello), Detach(CONN), Info(done), GraceOver(1),
                     SpectatorCount(), Heal(), Evict()):
         assert not needs_log(command), command
     assert sender_of(Attach(done, CONN, hello)) is CONN and sender_of(Detach(CONN)) is CONN
-    assert sender_of(Heal()) is None and sender_of(Join(done, "Bob", 1)) is None
+    assert sender_of(Heal()) is None and sender_of(Join(done, "Bob", 1, Sitter())) is None
 
 
 def test_an_answer_carries_the_acts_command_id() -> None:

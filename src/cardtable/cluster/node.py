@@ -28,6 +28,7 @@ from redis.asyncio import Redis
 from ..server import protocol as p
 from ..server.codes import CloseCode
 from ..server.connection import Connection
+from ..server.players import Sitter
 from .bus import Bus, Message
 from .leases import Leases
 from .remote import RemoteConnection, RemoteTable
@@ -158,7 +159,8 @@ class ClusterNode:
                     await self._attach(table, question)
                 case "join":
                     granted = await table.join(question.get("name", "Player"),
-                                               question.get("seat"), question.get("player"))
+                                               question.get("seat"),
+                                               Sitter.from_json(question.get("sitter")))
                     self.bus.answer(question, {"granted": granted})
                 case "info":
                     info = await table.info()

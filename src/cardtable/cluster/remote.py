@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..server import protocol as p
 from ..server.codes import CloseCode
 from ..server.connection import Connection
+from ..server.players import Sitter
 from .bus import Bus, Message, NoAnswer
 
 if TYPE_CHECKING:  # the node imports this module; only the type comes back
@@ -102,8 +103,9 @@ class RemoteTable:
             self.bus.post(self.owner, {"k": "detach", "t": self.table_id, "c": key})
 
     async def join(self, name: str, seat: int | None = None,
-                   player_id: str | None = None) -> tuple[int, str] | str:
-        answer = await self._ask("join", name=name, seat=seat, player=player_id)
+                   sitter: Sitter | None = None) -> tuple[int, str] | str:
+        answer = await self._ask("join", name=name, seat=seat,
+                                 sitter=(sitter or Sitter()).to_json())
         granted = answer["granted"]
         return granted if isinstance(granted, str) else (int(granted[0]), str(granted[1]))
 

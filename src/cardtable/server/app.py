@@ -15,7 +15,7 @@ from ..cluster.node import ClusterNode
 from ..store import Store
 from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
-from .players import sitting_player
+from .players import Sitter, sitting_player
 from .registry import Registry
 from .routes import games, health, pages, players
 from .routes.accounts import accounts_router
@@ -115,9 +115,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(accounts_router(config))
     app.include_router(tables_router(limit_lookups))
     app.include_router(table_socket_router(config))
-    async def identify(request: Request, response: Response, name: str) -> str | None:
+    async def identify(request: Request, response: Response, name: str) -> Sitter:
         player = await sitting_player(request, response, app.state.registry.store, name)
-        return player.player_id
+        return Sitter.of(player, limit_lookups.address_of(request))
 
     install_lobby_routes(  # first in line: "/ws/{table_id}" must not catch "/ws/lobby"
         app, lobby_of, lambda code, name, player: seat_at(app.state.registry, code, name,

@@ -14,7 +14,7 @@ Its routes are in ``server/routes/lobby.py``.
 ...     "seats": [{"seat": 0, "kind": "human", "taken": True},
 ...               {"seat": 1, "kind": "human", "taken": False}]}, private=False)
 >>> [(e["code"], e["players"], e["free"], e["settings"]) for e in lobby.entries()]
-[('ABCDEF', 2, 1, {'turn_time': 30, 'spectators': True})]
+[('ABCDEF', 2, 1, {'turn_time': 30, 'spectators': True, 'rated': False})]
 >>> lobby.quick_join_candidates("gin", 2), lobby.quick_join_candidates("gin", 4)
 (['ABCDEF'], [])
 """
@@ -65,7 +65,8 @@ def entry_of(info: dict[str, JSON]) -> Entry:
         "options": copy.deepcopy(info.get("options", {})),
         "express": bool(info.get("express", False)),
         "settings": {"turn_time": settings.get("turn_time", 0),
-                     "spectators": settings.get("spectators", True)},
+                     "spectators": settings.get("spectators", True),
+                     "rated": settings.get("rated", False)},
         "seats": seats,
     }
 

@@ -14,8 +14,10 @@ browser keeps one).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
+from dataclasses import dataclass
 
 from fastapi import Request, Response
 from starlette.requests import HTTPConnection
@@ -75,3 +77,36 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
 def clear_session_cookie(request: Request, response: Response) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
                            secure=request.url.scheme == "https")
+
+
+@dataclass(frozen=True)
+class Sitter:
+    """Who takes a seat: his lasting player id, whether he has an account, and the address
+    he comes from (for a rated table's one player per address)."""
+
+    player_id: str | None = None
+    registered: bool = False
+    address: str | None = None
+
+    @classmethod
+    def of(cls, player: PlayerRecord, address: str | None) -> Sitter:
+        return cls(player.player_id, player.registered, address)
+
+    def to_json(self) -> dict[str, object]:
+        return {"player_id": self.player_id, "registered": self.registered,
+                "address": self.address}
+
+    @classmethod
+    def from_json(cls, data: object) -> Sitter:
+        if not isinstance(data, dict):
+            return cls()
+        return cls(data.get("player_id"), bool(data.get("registered")), data.get("address"))
+
+
+def address_key(fair_key: str | None, address: str | None) -> str | None:
+    """What a rated table keeps of a seat's address: keyed by the table's secret, so it
+    cannot be compared across tables nor reversed by trying every address."""
+    if address is None:
+        return None
+    key = (fair_key or "").encode()
+    return hmac.new(key, address.encode(), hashlib.sha256).hexdigest()

@@ -25,6 +25,7 @@ from ..engine.api import Options
 from ..store import CodeTaken, SeatRecord, Store, TableRecord
 from .config import ServerConfig
 from .log_writer import LogWriter
+from .players import Sitter, address_key
 from .security import hash_token, new_code, new_table_id, new_token
 from .table import Table, rebuild
 from .table_eviction import Resident
@@ -68,7 +69,7 @@ class Registry:
                      name: str, players: int | None = None,
                      kinds: list[str] | None = None,
                      settings: dict[str, Any] | None = None,
-                     player_id: str | None = None) -> tuple[Table, int, str]:
+                     sitter: Sitter | None = None) -> tuple[Table, int, str]:
         """A new table with its match dealt; the creator takes seat 0.
 
         ``kinds`` says who sits in seats 1, 2, ... ("human" waits for an invitee, "bot" is
@@ -88,9 +89,18 @@ class Registry:
             raise ValueError(f"seats must list who sits in the other {players - 1} seats")
         invited = any(kind == "human" for kind in kinds)
         table_settings = TableSettings.create(players, invited, settings)
+        sitter = sitter or Sitter()
+        if table_settings.rated:
+            if not sitter.registered:
+                raise ValueError("sign in to host a rated table (an account is free)")
+            if "bot" in kinds:
+                raise ValueError("a rated table seats people only: invite friends, or make "
+                                 "it a practice table")
         state = game.new_match(parsed, players=players, rng=secrets.SystemRandom())
         token = new_token()
-        seats = [SeatRecord(0, name, "human", hash_token(token), player_id)]
+        fair_key = secrets.token_hex(32)  # the salts of its shuffles derive from it
+        address = address_key(fair_key, sitter.address) if table_settings.rated else None
+        seats = [SeatRecord(0, name, "human", hash_token(token), sitter.player_id, address)]
         for seat, kind in enumerate(kinds, start=1):
             seats.append(SeatRecord(seat, COMPUTER_NAME if kind == "bot" else None, kind, None))
         table_id = new_table_id()
@@ -98,7 +108,7 @@ class Registry:
         fence = None if self.cluster is None else await self._new_lease(table_id)
         try:
             record = await self._create_record(table_id, game_name, parsed, players, seats,
-                                               table_settings, invited, state)
+                                               table_settings, invited, state, fair_key)
         except BaseException:
             if self.cluster is not None:  # no table: its lease must not be kept renewed
                 await self.cluster.leases.release(table_id)
@@ -117,9 +127,8 @@ class Registry:
     async def _create_record(self, table_id: str, game_name: str, parsed: Options,
                              players: int, seats: list[SeatRecord],
                              table_settings: TableSettings, invited: bool,
-                             state: GameState) -> TableRecord:
+                             state: GameState, fair_key: str) -> TableRecord:
         """The new table's row, under a room code nobody has."""
-        fair_key = secrets.token_hex(32)  # the salts of its shuffles derive from it
         for _ in range(20):
             record = TableRecord(
                 table_id=table_id, code=new_code(), game=game_name,

@@ -35,6 +35,7 @@ from .codes import CloseCode, LogKind
 from .config import ServerConfig
 from .connection import Connection
 from .log_writer import LogWriter
+from .players import Sitter
 from .table_commands import (
     Attach,
     Command,
@@ -211,8 +212,8 @@ class Table:
                 self.presence.resume(self, conn)
             case FromClient(conn=conn, frame=p.Empty(t="leave")):
                 await self.presence.leave(self, conn)
-            case Join(name=name, seat=seat, player_id=player_id):
-                return await self.presence.join(self, name, seat, player_id)
+            case Join(name=name, seat=seat, sitter=sitter):
+                return await self.presence.join(self, name, seat, sitter)
             case Attach(conn=conn, hello=hello):
                 return self.presence.attach(self, conn, hello)
             case Detach(conn=conn):
@@ -258,10 +259,10 @@ class Table:
         self.enqueue(FromClient(conn, frame))
 
     async def join(self, name: str, seat: int | None = None,
-                   player_id: str | None = None) -> tuple[int, str] | str:
+                   sitter: Sitter | None = None) -> tuple[int, str] | str:
         """Take a free seat (the first, or ``seat``): (seat, token), or why not."""
         result: tuple[int, str] | str = await self._ask(
-            lambda done: Join(done, name, seat, player_id))
+            lambda done: Join(done, name, seat, sitter or Sitter()))
         return result
 
     async def attach(self, conn: Connection, hello: p.Hello) -> str | None:
@@ -337,6 +338,10 @@ class Table:
         return {"rematch": sorted(self.rematch_votes), "clock": self.turns.clock_json(self),
                 "end_votes": sorted(self.end_votes), "ended": self.ended,
                 "fair": self.fairness.hand(self.hand_done())}
+
+    @property
+    def rated(self) -> bool:
+        return self.table_settings.rated
 
     def hand_done(self) -> bool:
         """Whether the hand is over (its shuffles may be revealed): dealing the next is the
@@ -461,11 +466,12 @@ class Table:
         if ref is not None:
             self.commands[f"{seat}:{ref}"] = self.version
             self.presence.seats[seat].misses = 0
+        if self.state.is_over():  # recorded first: whoever saw the end finds it in his history
+            await self.match_finished()
         self.next_turn()  # first: the views carry the next turn's clock
         self.broadcast(events, seat, ref)
         if self.state.is_over():
             self.seats_changed()
-            await self.match_finished()
         return True
 
     async def match_finished(self) -> None:

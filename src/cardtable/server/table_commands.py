@@ -14,6 +14,7 @@ from typing import Any
 
 from . import protocol as p
 from .connection import Connection
+from .players import Sitter
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,7 +41,7 @@ class Join(Question):
 
     name: str
     seat: int | None
-    player_id: str | None = None  # the lasting identity of who sits down
+    sitter: Sitter  # who sits down (his lasting identity, account, address)
 
 
 @dataclass(frozen=True, eq=False)

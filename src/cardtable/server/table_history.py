@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..engine import GameState
 from ..engine.registry import Descriptor
-from ..store import Store, TableRecord
+from ..store import SeatRecord, Store, TableRecord
 from ..store.players import MatchRecord, MatchSeat
 
 log = logging.getLogger("cardtable.table")
@@ -34,6 +34,9 @@ class HistoryHost(Protocol):
 
     match_started: int
     ended: str | None
+
+    @property
+    def rated(self) -> bool: ...
 
 
 def winning_seats(result: Mapping[str, Any], sides: list[list[int]]) -> set[int]:
@@ -66,19 +69,35 @@ def seat_scores(result: Mapping[str, Any], sides: list[list[int]],
 
 
 def match_record(table: HistoryHost) -> MatchRecord:
-    """The table's current match, as it ended."""
+    """The table's current match, as it ended; at a rated table, with its sides and ranks
+    when it counts (see :func:`rating_of`)."""
     record, state = table.record, table.state
     sides = table.game.teams(record.players)
     result = state.result() if state.is_over() else None
     won = winning_seats(result, sides) if result is not None and not table.ended else set()
     scores = seat_scores(result, sides, record.players) if result is not None \
         else [None] * record.players
-    seats = [MatchSeat(s.seat, s.name or "?", s.kind,
-                       s.player_id if s.kind == "human" else None, scores[s.seat],
-                       s.seat in won) for s in record.seats]
-    return MatchRecord(f"{record.table_id}:{table.match_started}", record.table_id,
-                       record.code, record.game, record.players, state.options.to_dict(),
-                       table.ended, None if table.ended else result, seats)
+    left = {s.seat for s in record.seats if leaver(s, table.match_started)}
+    seats = [MatchSeat(s.seat, (s.was if s.seat in left else s.name) or "?", s.kind,
+                       s.player_id if s.kind == "human" or s.seat in left else None,
+                       scores[s.seat], s.seat in won and s.seat not in left)
+             for s in record.seats]
+    match = MatchRecord(f"{record.table_id}:{table.match_started}", record.table_id,
+                        record.code, record.game, record.players, state.options.to_dict(),
+                        table.ended, None if table.ended else result, seats)
+    if table.rated and result is not None and not table.ended \
+            and all(s.player_id for s in seats):
+        match.rated = True
+        match.rating_sides = [[str(seats[s].player_id) for s in side] for side in sides]
+        match.rating_ranks = [3 if left & set(side) else 1 if won & set(side) or not won else 2
+                              for side in sides]
+    return match
+
+
+def leaver(seat: SeatRecord, match_started: int) -> bool:
+    """A computer in the seat of someone who left the current match for good."""
+    return seat.kind == "bot" and seat.player_id is not None and seat.left is not None \
+        and seat.left >= match_started
 
 
 class History:

@@ -24,6 +24,7 @@ from . import protocol as p
 from .codes import CloseCode
 from .config import ServerConfig
 from .connection import Connection
+from .players import Sitter, address_key
 from .security import hash_token, new_token, token_matches
 from .table_commands import Command, GraceOver, SpectatorCount
 from .table_commit import SaveFailed
@@ -209,8 +210,19 @@ class Presence:
     # -- sitting down and connecting -----------------------------------------------------
 
     async def join(self, table: PresenceHost, name: str, wanted: int | None,
-                   player_id: str | None = None) -> tuple[int, str] | str:
+                   sitter: Sitter | None = None) -> tuple[int, str] | str:
         seats = table.record.seats
+        sitter = sitter or Sitter()
+        address = None
+        if table.table_settings.rated:
+            if not sitter.registered:
+                return "sign in to sit at a rated table (an account is free)"
+            address = address_key(table.record.fair_key, sitter.address)
+            if address is not None and any(s.address == address for s in seats
+                                           if s.kind == "human" and s.name is not None):
+                return "a rated table takes one player per address"
+            if any(s.player_id == sitter.player_id for s in seats if s.kind == "human"):
+                return "you have a seat at this table already"
         free = [s for s in seats if s.kind == "human" and s.name is None
                 and wanted in (None, s.seat)]
         if not free:
@@ -219,7 +231,7 @@ class Presence:
             return "the table is full" if wanted is None else "the table has no such seat"
         token = new_token()
         await self._save_seats(table, [SeatRecord(s.seat, name, s.kind, hash_token(token),
-                                                  player_id)
+                                                  sitter.player_id, address)
                                        if s.seat == free[0].seat else s for s in seats])
         self.hold_seat(table, free[0].seat)  # until his socket says hello
         table.seats_changed()
@@ -342,7 +354,9 @@ class Presence:
             return table.error(conn, "spectator", "spectators just close the page",
                                snapshot=False)
         was_host = table.host() == seat
-        await self._save_seats(table, [SeatRecord(s.seat, COMPUTER_NAME, "bot", None)
+        # The computer that finishes his match keeps who he was: at a rated table he loses it.
+        await self._save_seats(table, [SeatRecord(s.seat, COMPUTER_NAME, "bot", None,
+                                                  s.player_id, left=table.version, was=s.name)
                                        if s.seat == seat else s for s in table.record.seats])
         self.seats[seat].cancel_grace()
         self.seats[seat].standin = None

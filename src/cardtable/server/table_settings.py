@@ -9,6 +9,8 @@ setting             meaning                                        default
 ``spectator_chat``  spectators may chat among themselves           true
 ``levels``          computer level per seat (one of ``LEVELS``)    "normal" everywhere
 ``hints``           players may ask for hints (``table_hints``)    true
+``rated``           the match counts in the ratings (chosen when   false
+                    the table is made; ``table_history``)
 ==================  =============================================  ===============================
 
 A computer level is one of ``cardtable.bots.levels.LEVELS``; that tuple is the only list
@@ -46,6 +48,7 @@ class TableSettings(BaseModel):
     spectator_chat: bool = True
     levels: tuple[str, ...] = ()
     hints: bool = True
+    rated: bool = False
 
     @field_validator("levels")
     @classmethod

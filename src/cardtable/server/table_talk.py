@@ -195,9 +195,9 @@ class Talk:
         await table.settle_row()  # the event is logged: a failure here only delays the row
         table.end_votes.clear()
         table.stop_clock()
+        await table.match_finished()  # first: whoever saw the end finds it in his history
         table.broadcast()
         table.seats_changed()
-        await table.match_finished()
 
     # -- the host's settings ------------------------------------------------------------------
 
@@ -210,6 +210,9 @@ class Talk:
             settings = table.table_settings.merged(change.settings, table.record.players)
         except ValueError as error:
             return table.error(conn, "bad_settings", str(error), snapshot=False)
+        if settings.rated != table.table_settings.rated:
+            return table.error(conn, "bad_settings", "rated: a table is rated or not from "
+                               "the start", snapshot=False)
         options = None
         if change.options is not None:
             if table.moves and table.status() != "over":

@@ -19,6 +19,7 @@ from cardtable.store.engine import create_engine, normalize_url, writer
 from cardtable.store.migrate import upgrade
 from cardtable.store.models import card_tables, chat_messages, table_events
 from cardtable.store.players import Players
+from cardtable.store.ratings import Ratings
 from cardtable.store.records import (
     ChatRecord,
     CodeTaken,
@@ -45,6 +46,7 @@ class Store:
         self.engine = engine
         self._writer = writer(engine)
         self.players = Players(engine, self._writer)
+        self.ratings = Ratings(engine)
 
     @classmethod
     async def open(cls, url: str) -> Store:

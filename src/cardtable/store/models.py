@@ -15,6 +15,7 @@ from sqlalchemy import (
     CheckConstraint,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -153,6 +154,7 @@ matches = Table(
     Column("players", Integer, nullable=False),
     Column("options", JSON, nullable=False),
     Column("ended", String(16), nullable=True),  # "agreed": ended by agreement, unscored
+    Column("rated", Boolean, nullable=False, server_default="0"),  # it moved ratings
     Column("result", JSON, nullable=True),  # the engine's result (None when agreed)
     Column("ended_at", UTCDateTime, nullable=False),
 )
@@ -174,4 +176,33 @@ match_seats = Table(
     Column("ended_at", UTCDateTime, nullable=False),
     Index("ix_match_seats_player_recent", "player_id", "ended_at"),
     Index("ix_match_seats_player_game", "player_id", "game", "won"),
+)
+
+# -- ratings (migration 0007) -------------------------------------------------------------
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(32), ForeignKey("players.player_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("display", Float, nullable=False),  # mu - 3 sigma: what players see
+    Column("matches", Integer, nullable=False),  # rated matches played
+    Column("updated_at", UTCDateTime, nullable=False),
+    # The leaderboard: a game's established players, best first.
+    Index("ix_ratings_board", "game", "display"),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("player_id", String(32), ForeignKey("players.player_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("match_id", String(96), primary_key=True),
+    Column("display", Float, nullable=False),
+    Column("at", UTCDateTime, nullable=False),
+    Index("ix_rating_history_player", "player_id", "game", "at"),
 )

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardtable.store.models import match_seats, matches, players, sessions
+from cardtable.store.ratings import rate_match
 
 
 def utcnow() -> datetime:
@@ -68,6 +69,9 @@ class MatchRecord:
     result: dict[str, Any] | None
     seats: list[MatchSeat] = field(default_factory=list)
     ended_at: datetime | None = None  # set when recorded
+    rated: bool = False  # it counts in the ratings: its sides (player ids) and ranks (1 best)
+    rating_sides: list[list[str]] = field(default_factory=list)
+    rating_ranks: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -191,7 +195,8 @@ class Players:
                 await conn.execute(insert(matches).values(
                     match_id=match.match_id, table_id=match.table_id, code=match.code,
                     game=match.game, players=match.players, options=match.options,
-                    ended=match.ended, result=match.result, ended_at=ended_at))
+                    ended=match.ended, result=match.result, ended_at=ended_at,
+                    rated=match.rated))
             except IntegrityError:
                 return False  # recorded meanwhile by another process
             await conn.execute(insert(match_seats), [
@@ -199,6 +204,9 @@ class Players:
                  "player_id": s.player_id if s.player_id in known else None,
                  "score": s.score, "won": s.won, "game": match.game, "ended_at": ended_at}
                 for s in match.seats])
+            if match.rated and all(p in known for side in match.rating_sides for p in side):
+                await rate_match(conn, match.game, match.match_id, match.rating_sides,
+                                 match.rating_ranks, ended_at)
         match.ended_at = ended_at
         return True
 
@@ -221,7 +229,8 @@ class Players:
                 row.seat, row.name, row.kind, row.player_id, row.score, row.won))
         found = {row.match_id: MatchRecord(
             row.match_id, row.table_id, row.code, row.game, row.players, row.options,
-            row.ended, row.result, seats.get(row.match_id, []), row.ended_at) for row in rows}
+            row.ended, row.result, seats.get(row.match_id, []), row.ended_at,
+            bool(row.rated)) for row in rows}
         return [found[i] for i in ids if i in found]
 
     async def counts(self, player_id: str) -> list[GameCounts]:

@@ -21,18 +21,26 @@ class SeatRecord:
     # The lasting identity of the person seated (store/players.py); None for computers,
     # free seats and seats taken before identities existed.
     player_id: str | None = None
+    # At a rated table: a keyed hash of the address he sat down from (one player per
+    # address), and, once he left for good, the version he left at and the name he had
+    # (the computer in his seat finishes the match; he loses it).
+    address: str | None = None
+    left: int | None = None
+    was: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data = {"seat": self.seat, "name": self.name, "kind": self.kind,
-                "token_hash": self.token_hash}
-        if self.player_id is not None:
-            data["player_id"] = self.player_id
+        data: dict[str, Any] = {"seat": self.seat, "name": self.name, "kind": self.kind,
+                                "token_hash": self.token_hash}
+        for key in ("player_id", "address", "left", "was"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatRecord:
         return cls(seat=int(data["seat"]), name=data.get("name"), kind=str(data["kind"]),
-                   token_hash=data.get("token_hash"), player_id=data.get("player_id"))
+                   token_hash=data.get("token_hash"), player_id=data.get("player_id"),
+                   address=data.get("address"), left=data.get("left"), was=data.get("was"))
 
 
 @dataclass

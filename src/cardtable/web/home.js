@@ -373,13 +373,17 @@ export function renderHome(root, navigate) {
       error));
 
   const howtoNav = h("nav", { class: "home-howto", "aria-label": "How to play" });
+  const accountCorner = h("a", { href: "/account", "data-route": "", class: "back-link account-corner", id: "account-corner" }, "Sign in");
 
   root.append(h("main", { class: "home" },
     h("header", { class: "home-head" },
+      accountCorner,
       h("h1", null, "cardtable"),
       h("p", { class: "tagline" }, "Card games in your browser, against the computer or with friends.")),
     newGame,
-    mountMyMatches(),
+    mountMyMatches((me) => {
+      if (me?.username) accountCorner.textContent = me.username;
+    }),
     lobby.el,
     h("section", { class: "panel join", "aria-labelledby": "join-title" },
       h("h2", { id: "join-title" }, "Join a friend"),

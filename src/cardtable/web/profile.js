@@ -55,10 +55,12 @@ function countsTable(counts) {
       h("td", null, c.played ? `${Math.round((100 * c.won) / c.played)}%` : "–")))));
 }
 
-/** The home page's panel: this browser's latest matches, when it has any. */
-export function mountMyMatches() {
+/** The home page's panel: this browser's latest matches, when it has any; `onMe(me)`
+ * hears who this browser is (null: nobody yet). */
+export function mountMyMatches(onMe = () => {}) {
   const el = h("section", { class: "panel my-matches", id: "my-matches", "aria-labelledby": "my-matches-title", hidden: true });
   fetchMe().then((me) => {
+    onMe(me);
     if (!me || !me.recent.length) return;
     replace(el,
       h("h2", { id: "my-matches-title" }, "Your matches"),
@@ -80,7 +82,9 @@ export function renderProfile(root, playerId) {
       h("header", { class: "home-head profile-head" },
         h("a", { href: "/", "data-route": "", class: "back-link" }, "← cardtable"),
         h("h1", { id: "profile-name" }, p.name),
-        h("p", { class: "tagline" }, `${p.you ? "That is you. " : ""}Playing since ${when(p.since)}.`)),
+        h("p", { class: "tagline" }, `${p.you ? "That is you. " : ""}Playing since ${when(p.since)}.`,
+          p.you ? [" ", h("a", { href: "/account", "data-route": "", class: "back-link", id: "account-link" },
+            p.username ? "Your account" : "Register or sign in")] : null)),
       h("section", { class: "panel", "aria-labelledby": "counts-title" },
         h("h2", { id: "counts-title" }, "Matches"),
         countsTable(p.counts) || h("p", { class: "hint" }, "No finished matches yet.")),

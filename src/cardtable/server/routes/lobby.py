@@ -26,12 +26,12 @@ class QuickJoin(BaseModel):
     players: int | None = Field(default=None, ge=2, le=8)
 
 
-Join = Callable[[str, str, str | None], Awaitable[dict[str, JSON] | None]]
-"""``join(code, name, player_id)`` seats a person at a table: the SeatGrant dict, or None
-when no seat was free any more."""
-Identify = Callable[[Request, Response, str], Awaitable[str | None]]
-"""``identify(request, response, name)``: the lasting player id of who sits down (its
-cookie set on ``response`` when new), or None where the server keeps none."""
+Join = Callable[[str, str, Any], Awaitable[dict[str, JSON] | None]]
+"""``join(code, name, who)`` seats a person at a table: the SeatGrant dict, or None when
+no seat was free any more (``who``: what ``identify`` said of him, else None)."""
+Identify = Callable[[Request, Response, str], Awaitable[Any]]
+"""``identify(request, response, name)``: who sits down (the server's Sitter: his lasting
+identity, its cookie set on ``response`` when new)."""
 
 
 def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
@@ -56,11 +56,11 @@ def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
         if body.game is not None and body.game not in GAMES:
             raise HTTPException(422, f"game: unknown game {body.game[:32]!r}")
         candidates = lobby_of(request).quick_join_candidates(body.game, body.players)
-        player_id = None
+        who = None
         if candidates and identify is not None:
-            player_id = await identify(request, response, body.name)
+            who = await identify(request, response, body.name)
         for code in candidates:
-            grant = await join(code, body.name, player_id)
+            grant = await join(code, body.name, who)
             if grant is not None:
                 return grant
         raise HTTPException(404, NO_SEAT)

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from .. import protocol as p
 from ..match_export import export_match
-from ..players import sitting_player
+from ..players import Sitter, sitting_player
 from ..registry import Registry, TableHandle
 from .shared import LookupLimit, on_table, registry_of
 
@@ -21,11 +21,11 @@ def seat_grant(table: TableHandle, seat: int, token: str) -> p.SeatGrant:
 
 
 async def seat_at(registry: Registry, code: str, name: str,
-                  player_id: str | None = None) -> dict[str, Any] | None:
+                  sitter: Sitter | None = None) -> dict[str, Any] | None:
     """A quick join's try at one lobby table: the SeatGrant JSON of the first free seat
     there, or None when the table is gone or its seats went meanwhile."""
     async def join(table: TableHandle) -> p.SeatGrant | None:
-        granted = await table.join(name, None, player_id)
+        granted = await table.join(name, None, sitter)
         return None if isinstance(granted, str) else seat_grant(table, *granted)
 
     grant = await on_table(registry, code, join)
@@ -42,11 +42,12 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
                            response: Response) -> p.SeatGrant:
         registry = registry_of(request)
         player = await sitting_player(request, response, registry.store, body.name)
+        sitter = Sitter.of(player, limit_lookups.address_of(request))
         try:
             table, seat, token = await registry.create(
                 body.game, body.options, body.opponent, body.name, body.players,
                 None if body.seats is None else list(body.seats), body.settings,
-                player_id=player.player_id)
+                sitter=sitter)
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         return seat_grant(table, seat, token)
@@ -69,9 +70,10 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
         limit_lookups(request)
         registry = registry_of(request)
         player = await sitting_player(request, response, registry.store, body.name)
+        sitter = Sitter.of(player, limit_lookups.address_of(request))
 
         async def take_seat(table: TableHandle) -> p.SeatGrant | str:
-            granted = await table.join(body.name, body.seat, player.player_id)
+            granted = await table.join(body.name, body.seat, sitter)
             return granted if isinstance(granted, str) else seat_grant(table, *granted)
 
         found = await on_table(registry, code, take_seat)

@@ -57,6 +57,7 @@ def upgrade() -> None:
         sa.Column("players", sa.Integer(), nullable=False),
         sa.Column("options", sa.JSON(), nullable=False),
         sa.Column("ended", sa.String(length=16), nullable=True),
+        sa.Column("rated", sa.Boolean(), server_default="0", nullable=False),
         sa.Column("result", sa.JSON(), nullable=True),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("match_id", name="pk_matches"),
