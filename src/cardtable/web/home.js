@@ -168,6 +168,8 @@ function tableSettings(onExpress) {
     "Anyone may take a free seat from Open tables.");
   const spectators = checkField("spectators", "Spectators may watch", true);
   const hints = checkField("hints", "Players may ask for hints", true);
+  const rated = checkField("rated", "Rated", false,
+    "The match counts in the ratings: signed-in players only, each from his own address.");
   express.input.addEventListener("change", () => onExpress(express.input.checked));
   const levelsBox = h("div", { class: "levels" });
   const levels = []; // chosen per seat, kept while the player count changes
@@ -194,6 +196,7 @@ function tableSettings(onExpress) {
       private: !listed.input.checked,
       spectators: spectators.input.checked,
       hints: hints.input.checked,
+      rated: rated.input.checked,
       levels: Array.from({ length: count }, (_, seat) => (seat && levels[seat]) || "normal"),
     };
   }
@@ -206,6 +209,7 @@ function tableSettings(onExpress) {
     if (listed.input.checked) parts.push("in the lobby");
     if (!spectators.input.checked) parts.push("no spectators");
     if (!hints.input.checked) parts.push("no hints");
+    if (rated.input.checked) parts.push("rated");
     for (const level of new Set(levels.filter((l) => l && l !== "normal"))) parts.push(`${level} computer`);
     return parts.length ? parts.join(" · ") : "usual settings";
   }
@@ -214,7 +218,7 @@ function tableSettings(onExpress) {
     h("div", { class: "settings-grid" },
       h("div", { class: "option" }, h("label", { for: "turn-time" }, "Turn time"), turn,
         h("span", { class: "hint", id: "turn-time-hint" }, "Usual: 30 s with people, off against the computer.")),
-      express.el, listed.el,
+      express.el, listed.el, rated.el,
       // two one-line switches share a cell: the grid keeps its rows, the Play buttons
       // stay on a desktop's first screen
       h("div", { class: "option-stack" }, spectators.el, hints.el)),

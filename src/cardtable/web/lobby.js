@@ -113,6 +113,7 @@ function presetName(entry, game) {
 function rulesText(entry, game) {
   const parts = [];
   const preset = presetName(entry, game);
+  if (entry.settings?.rated) parts.push("Rated");
   if (preset) parts.push(preset);
   if (entry.express) parts.push("Express: one hand");
   const turn = entry.settings?.turn_time;

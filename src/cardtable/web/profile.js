@@ -2,9 +2,9 @@
 // matches; and the "Your matches" panel of the home page. Everything comes from
 // /api/players/ID and /api/me (docs/protocol.md); names go in as text, never markup.
 
-import { h, replace } from "./dom.js";
+import { h, replace, svg } from "./dom.js";
 
-async function getJson(path) {
+export async function getJson(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));
@@ -33,7 +33,7 @@ export function matchList(matches, playerId) {
   return h("ol", { class: "match-list", id: "match-list" }, matches.map((m) => {
     const result = outcome(m, playerId);
     return h("li", { class: ["match-row", result.cls], dataset: { match: m.match_id, code: m.code } },
-      h("span", { class: "match-game" }, m.title),
+      h("span", { class: "match-game" }, m.title, m.rated ? h("span", { class: "rated-tag" }, "Rated") : null),
       h("span", { class: "match-result" }, result.text),
       h("span", { class: "match-seats" }, m.seats.map((s, i) => [
         i ? " · " : null,
@@ -53,6 +53,45 @@ function countsTable(counts) {
     h("tbody", null, counts.map((c) => h("tr", { dataset: { game: c.game } },
       h("td", null, c.title), h("td", null, String(c.played)), h("td", null, String(c.won)),
       h("td", null, c.played ? `${Math.round((100 * c.won) / c.played)}%` : "–")))));
+}
+
+/** A rating as players read it: one decimal, "?" while provisional. */
+export const ratingText = (r) => `${r.rating.toFixed(1)}${r.provisional ? "?" : ""}`;
+
+/** The rating after each rated match, drawn as a line (an SVG the page draws itself). */
+export function ratingChart(points, label) {
+  const width = 320, height = 110, pad = 24;
+  if (points.length < 2) return h("p", { class: "hint" }, "The graph starts after two rated matches.");
+  const values = points.map((p) => p.rating);
+  const low = Math.min(...values), high = Math.max(...values);
+  const span = high - low || 1;
+  const x = (i) => pad + (i * (width - 2 * pad)) / (points.length - 1);
+  const y = (v) => height - pad / 2 - ((v - low) * (height - pad)) / span;
+  return svg("svg", { class: "rating-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label },
+    svg("line", { x1: pad, y1: y(low), x2: width - pad, y2: y(low), class: "axis" }),
+    svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "line" }),
+    points.map((p, i) => svg("circle", { cx: x(i), cy: y(p.rating), r: 2.5, class: "dot" })),
+    svg("text", { x: 2, y: y(high) + 4, class: "tick" }, high.toFixed(0)),
+    svg("text", { x: 2, y: y(low) + 4, class: "tick" }, low.toFixed(0)));
+}
+
+function ratingsPanel(p) {
+  if (!p.ratings.length) return null;
+  return h("section", { class: "panel", "aria-labelledby": "ratings-title", id: "ratings" },
+    h("h2", { id: "ratings-title" }, "Ratings"),
+    h("p", { class: "hint" }, "A rating is the skill the system is sure of (mean − 3 deviations); “?” until 10 rated matches."),
+    p.ratings.map((r) => {
+      const chart = h("div", { class: "chart-slot" });
+      getJson(`/api/players/${encodeURIComponent(p.player_id)}/ratings/${r.game}`)
+        .then((points) => replace(chart, ratingChart(points, `${r.title} rating after each rated match`)))
+        .catch(() => {});
+      return h("div", { class: "rating-row", dataset: { game: r.game } },
+        h("h3", null, r.title, " ", h("span", { class: "rating-value" }, ratingText(r))),
+        h("p", { class: "hint" }, `${r.matches} rated match${r.matches === 1 ? "" : "es"}`,
+          r.rank ? [" · ", h("a", { href: `/leaderboard/${r.game}`, "data-route": "" }, `#${r.rank} on the leaderboard`)]
+            : [" · ", h("a", { href: `/leaderboard/${r.game}`, "data-route": "" }, "leaderboard")]),
+        chart);
+    }));
 }
 
 /** The home page's panel: this browser's latest matches, when it has any; `onMe(me)`
@@ -85,6 +124,7 @@ export function renderProfile(root, playerId) {
         h("p", { class: "tagline" }, `${p.you ? "That is you. " : ""}Playing since ${when(p.since)}.`,
           p.you ? [" ", h("a", { href: "/account", "data-route": "", class: "back-link", id: "account-link" },
             p.username ? "Your account" : "Register or sign in")] : null)),
+      ratingsPanel(p),
       h("section", { class: "panel", "aria-labelledby": "counts-title" },
         h("h2", { id: "counts-title" }, "Matches"),
         countsTable(p.counts) || h("p", { class: "hint" }, "No finished matches yet.")),

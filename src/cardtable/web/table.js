@@ -205,10 +205,12 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     socket: () => socket, navigate, code, page, board, toast, announce,
   });
   const howto = howtoDialog(() => ctx.table?.game);
+  const ratedTag = h("span", { class: "rated-tag", id: "rated-tag", hidden: true, title: "The match counts in the ratings" }, "Rated");
+  const showRated = () => { ratedTag.hidden = !ctx.table?.settings?.rated; };
   const top = h("header", { class: "topbar" },
     h("a", { class: "brand", href: "/", "data-route": "" }, "cardtable"),
     h("span", { class: "table-code", title: "Table code" }, code),
-    seatsBar, ...life.topbarItems, status, deck, howto.button);
+    ratedTag, seatsBar, ...life.topbarItems, status, deck, howto.button);
   replace(page, top, life.banners, invite, board, ...life.drawers, howto.dialog);
 
   function toggleDeck() {
@@ -257,6 +259,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       ctx.role = d.role;
       ctx.table = d.table;
       ctx.seats = d.table.seats || [];
+      showRated();
       hints.reset();
       life.welcome(d);
       drawSeats();
@@ -290,6 +293,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       const previous = ctx.table;
       ctx.table = d;
       ctx.seats = d.seats || ctx.seats;
+      showRated();
       life.table(d, previous);
       drawSeats();
       rerender();

@@ -179,6 +179,7 @@ export function createSettings(ctx, io) {
         s.spectators === false),
       check("set-hints", "Players may ask for hints", s.hints !== false,
         (on) => send({ hints: on })),
+      h("p", { class: "hint", id: "set-rated" }, s.rated ? "Rated: the match counts in the ratings." : "Practice: no rating changes."),
       levelControls(s),
       gameControls(),
       free ? h("button", { class: "primary", id: "settings-start", onclick: () => io.start() }, "Start with computers") : null,
@@ -192,6 +193,7 @@ export function createSettings(ctx, io) {
       ["Spectator chat", s.spectator_chat === false ? "Off" : "On"],
       ["Hints", s.hints === false ? "Off" : "On"],
       ["Table", s.private === false ? "Public" : "Private"],
+      ["Rated", s.rated ? "Yes: the match counts in the ratings" : "No: practice"],
     ];
     if (ctx.table?.express) rows.push(["Match", "Express: one hand"]);
     return h("dl", { class: "settings-summary", id: "settings-summary" },

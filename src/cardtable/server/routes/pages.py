@@ -22,7 +22,9 @@ router = APIRouter()
 @router.get("/how", include_in_schema=False)
 @router.get("/p/{player_id}", include_in_schema=False)
 @router.get("/account", include_in_schema=False)
-async def page(code: str | None = None, player_id: str | None = None) -> FileResponse:
+@router.get("/leaderboard/{game}", include_in_schema=False)
+async def page(code: str | None = None, player_id: str | None = None,
+               game: str | None = None) -> FileResponse:
     # The page reads the code from its own address; no-cache, so a new release is seen.
     return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
 

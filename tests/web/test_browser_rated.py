@@ -1,0 +1,108 @@
+"""A rated Gin match between two registered players in two browsers (issue 17, items 3-5),
+real Chromium against a real `cardtable serve`: the table says it is rated, both play by
+clicks to the end, both ratings move, each profile shows its rating (with its graph) and
+the rated match, and the leaderboard says where each stands. The server trusts
+127.0.0.1 as a proxy and each browser comes from an address of its own (a rated table
+takes one player per address). Screenshots: artifacts/screenshots/rated-*.png."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from browser_harness import DESKTOP, SIZES, GinPlayer, WebServer, screenshot, watch_console
+
+PASSWORD = "two can play"
+
+
+@pytest.fixture(scope="module")
+def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    server = WebServer(Path(tmp_path_factory.mktemp("rated")))
+    server.env["CARDTABLE_TRUSTED_PROXIES"] = "127.0.0.1"
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def sit(page: Page, base: str, grant: dict) -> None:
+    page.evaluate(
+        """([code, g]) => localStorage.setItem('cardtable.v1', JSON.stringify({seats: {
+             [code]: {table_id: g.table_id, seat: g.seat, token: g.token, at: Date.now()}}}))""",
+        [grant["code"], grant])
+    page.goto(f"{base}/t/{grant['code']}")
+    page.wait_for_selector(".gin[data-phase]")
+
+
+def test_a_rated_match_in_two_browsers(browser: Browser, rated_server: WebServer) -> None:
+    base = rated_server.base_url
+    pages: list[Page] = []
+    contexts = []
+    for number, name in enumerate(("Ann", "Bob"), 1):
+        address = {"X-Forwarded-For": f"198.51.100.{number}"}
+        context = browser.new_context(viewport=DESKTOP, extra_http_headers=address)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        contexts.append(context)
+        pages.append(page)
+        page.goto(f"{base}/")
+        made = page.request.post(f"{base}/api/account/register",
+                                 data={"username": f"{name}{rated_server.port}",
+                                       "password": PASSWORD})
+        assert made.ok, made.text()
+    ann, bob = pages
+    try:
+        problems = watch_console(ann)
+        created = ann.request.post(f"{base}/api/tables", data={
+            "game": "gin", "options": {"deals": 1}, "opponent": "friend", "name": "Ann",
+            "settings": {"rated": True}})
+        assert created.ok, created.text()
+        grant = created.json()
+        joined = bob.request.post(f"{base}/api/tables/{grant['code']}/join", data={"name": "Bob"})
+        assert joined.ok, joined.text()
+        sit(ann, base, grant)
+        sit(bob, base, {**joined.json(), "code": grant["code"]})
+        for page in pages:
+            page.wait_for_selector("#rated-tag:not([hidden])")
+        screenshot(ann, "rated-table")
+
+        players = [GinPlayer(ann), GinPlayer(bob)]
+        for _ in range(400):
+            if all(p.hand_over() for p in players):
+                break
+            mover = next((p for p in players if p.my_turn() and not p.hand_over()), None)
+            if mover is None:
+                time.sleep(0.05)
+                continue
+            mover.play_turn()
+        else:
+            raise AssertionError("the rated match did not end")
+
+        standings = []
+        for page in pages:
+            me = page.request.get(f"{base}/api/me").json()
+            page.goto(f"{base}/p/{me['player_id']}")
+            page.wait_for_selector('#ratings .rating-row[data-game="gin"] .rating-value')
+            standings.append(page.inner_text('#ratings .rating-row[data-game="gin"] .rating-value'))
+            assert page.locator("#match-list .match-row .rated-tag").count() == 1
+        assert all(s.endswith("?") for s in standings)  # provisional: one rated match
+        assert standings[0] != standings[1]  # one won, one lost: both moved, apart
+        for size, viewport in SIZES.items():
+            ann.set_viewport_size(viewport)
+            ann.wait_for_timeout(150)
+            screenshot(ann, f"rated-profile-{size}")
+        ann.set_viewport_size(DESKTOP)
+        ann.click('#ratings .rating-row[data-game="gin"] a')
+        ann.wait_for_selector("#board-you")
+        assert "more rated matches to be listed" in ann.inner_text("#board-you")
+        assert ann.locator("#board-empty").count() == 1
+        screenshot(ann, "rated-leaderboard")
+        assert problems == []
+    finally:
+        for context in contexts:
+            context.close()
