@@ -171,6 +171,7 @@ match_seats = Table(
     Column("kind", String(8), nullable=False),  # "human" | "bot"
     Column("score", Integer, nullable=True),
     Column("won", Boolean, nullable=False),
+    Column("stats", JSON, nullable=True),  # the game's own figures of his match (stats.py)
     # Copied from the match, so a player's recent matches are one index range scan.
     Column("game", String(32), nullable=False),
     Column("ended_at", UTCDateTime, nullable=False),

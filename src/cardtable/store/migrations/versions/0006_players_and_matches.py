@@ -71,6 +71,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(length=8), nullable=False),
         sa.Column("score", sa.Integer(), nullable=True),
         sa.Column("won", sa.Boolean(), nullable=False),
+        sa.Column("stats", sa.JSON(), nullable=True),
         sa.Column("game", sa.String(length=32), nullable=False),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["match_id"], ["matches.match_id"], ondelete="CASCADE",
