@@ -62,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
                                              "replay of every move to the result.")
     verify.add_argument("file", type=Path, metavar="FILE", help="the match's JSON file")
 
+    replay = commands.add_parser("replay", help="replay a downloaded match move by move",
+                                 description="Replay a match file with the engine: every "
+                                             "move, and the scores after each hand.")
+    replay.add_argument("file", type=Path, metavar="FILE", help="the match's JSON file")
+
     arena = commands.add_parser("arena", help="computer players against each other",
                                 description="Play seeded matches of GAME between computer "
                                             "players, seats rotating, in parallel processes, "
@@ -138,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         return play(args.game, args.preset, args.target, args.seed)
     if args.command == "verify":
         return verify(args.file)
+    if args.command == "replay":
+        return replay(args.file)
     return arena(args.game, args.games, args.players, args.seed, args.preset, args.settings,
                  args.random, args.game_modules, seats=args.seats, jobs=args.jobs,
                  budget=args.budget, heap=args.heap, json_path=args.json)
@@ -183,6 +190,24 @@ def verify(path: Path) -> int:
           f"{'result' if verdict.result is not None else 'agreed end'}")
     if verdict.result is not None:
         print(json.dumps(verdict.result, sort_keys=True))
+    return 0
+
+
+def replay(path: Path) -> int:
+    """Print a match file move by move (:func:`cardtable.match_file.replay_lines`). Exit
+    status: 0, 1 when the record does not replay, 2 when the file cannot be read."""
+    from cardtable.match_file import replay_lines
+
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        lines = replay_lines(document)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        print(f"cardtable replay: error: cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError) as error:
+        print(f"cardtable replay: error: {path} does not replay: {error}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
     return 0
 
 

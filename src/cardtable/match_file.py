@@ -32,11 +32,41 @@ FORMAT = "cardtable-match/1"
 
 
 def match_document(code: str, record: Mapping[str, Any], shuffles: list[Shuffle],
-                   result: Mapping[str, Any] | None, ended: str | None) -> dict[str, Any]:
-    """The downloadable file of a finished match."""
+                   result: Mapping[str, Any] | None, ended: str | None,
+                   seats: list[str] | None = None) -> dict[str, Any]:
+    """The downloadable file of a finished match (``seats``: who sat where, by name)."""
     return {"format": FORMAT, "code": code, "game": record["game"], "ended": ended,
-            "record": dict(record), "result": None if result is None else dict(result),
+            "seats": list(seats or []), "record": dict(record),
+            "result": None if result is None else dict(result),
             "shuffles": [s.to_json() for s in shuffles]}
+
+
+def replay_lines(document: Mapping[str, Any]) -> list[str]:
+    """The match move by move, as text: who played what, and the scores after each hand
+    (``cardtable replay FILE``). ValueError if the record does not replay."""
+    record = document["record"]
+    game = get_game(str(record["game"]))
+    players = int(record["players"])
+    names = list(document.get("seats") or []) or [f"Seat {s}" for s in range(players)]
+    state = game.replay({**record, "actions": []}, _RecordOnly())
+    lines = [f"{game.title}: {' v '.join(names)} (table {document.get('code', '?')})"]
+    for number, data in enumerate(record["actions"], 1):
+        seat = state.current_player()
+        ending = not game.only_dealing(state)
+        try:
+            state.apply(Action.from_json(data))
+        except IllegalAction as illegal:
+            raise ValueError(f"move {number} ({data}) is illegal: {illegal.reason}") from None
+        who = names[seat] if seat is not None and seat < len(names) else "?"
+        lines.append(f"{number:>4}. {who}: {Action.from_json(data)}")
+        if ending and (state.is_over() or game.only_dealing(state)):
+            scores = state.view(None).get("scores")
+            lines.append(f"      -- hand over; scores: {scores}")
+    if state.is_over():
+        lines.append(f"Result: {json.dumps(state.result().get('scores'))}")
+    elif document.get("ended"):
+        lines.append(f"Ended by agreement ({document['ended']}).")
+    return lines
 
 
 class _RecordOnly:

@@ -17,7 +17,7 @@ from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
 from .players import Sitter, sitting_player
 from .registry import Registry
-from .routes import games, health, pages, players
+from .routes import games, health, matches, pages, players
 from .routes.accounts import accounts_router
 from .routes.errors import install_error_handlers
 from .routes.lobby import install_routes as install_lobby_routes
@@ -112,6 +112,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(health.router)
     app.include_router(players.router)
+    app.include_router(matches.router)
     app.include_router(accounts_router(config))
     app.include_router(tables_router(limit_lookups))
     app.include_router(table_socket_router(config))

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.store.engine import create_engine, normalize_url, writer
 from cardtable.store.migrate import upgrade
+from cardtable.store.moderation import Moderation
 from cardtable.store.models import card_tables, chat_messages, table_events
 from cardtable.store.players import Players
 from cardtable.store.ratings import Ratings
@@ -47,6 +48,7 @@ class Store:
         self._writer = writer(engine)
         self.players = Players(engine, self._writer)
         self.ratings = Ratings(engine)
+        self.moderation = Moderation(engine, self._writer)
 
     @classmethod
     async def open(cls, url: str) -> Store:

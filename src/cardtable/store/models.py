@@ -207,3 +207,36 @@ rating_history = Table(
     Column("at", UTCDateTime, nullable=False),
     Index("ix_rating_history_player", "player_id", "game", "at"),
 )
+
+# -- moderation (migration 0008) ----------------------------------------------------------
+
+blocks = Table(
+    "blocks",
+    metadata,
+    # He (the blocker) sees nothing the blocked player says, and the blocked player cannot
+    # sit at a private table he hosts. Either one deleted: the block goes with him.
+    Column("blocker_id", String(32), ForeignKey("players.player_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("blocked_id", String(32), ForeignKey("players.player_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    Index("ix_blocks_blocked_id", "blocked_id"),  # a deleted player's blocks, found fast
+)
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("report_id", Integer, primary_key=True, autoincrement=True),
+    # A reporter who deletes himself leaves his reports (the operator may still act on
+    # them); the reported player deleted takes them with him (nobody is left to act on).
+    Column("reporter_id", String(32), ForeignKey("players.player_id", ondelete="SET NULL"),
+           nullable=True),
+    Column("reported_id", String(32), ForeignKey("players.player_id", ondelete="CASCADE"),
+           nullable=False),
+    Column("reason", String(500), nullable=False),  # plain text, as typed (cleaned)
+    Column("table_code", String(16), nullable=True),  # where it happened, if said
+    Column("created_at", UTCDateTime, nullable=False),
+    Index("ix_reports_created_at", "created_at"),  # the operator reads the newest first
+    Index("ix_reports_reported", "reported_id", "created_at"),  # reports about one player
+    Index("ix_reports_reporter", "reporter_id", "created_at"),  # the rate limit's count
+)

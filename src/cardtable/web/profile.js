@@ -42,7 +42,8 @@ export function matchList(matches, playerId) {
           : h("span", { class: s.player_id === playerId ? "me" : null }, s.name),
         s.score === null || s.score === undefined ? null : h("span", { class: "match-score" }, ` ${s.score}`),
       ])),
-      h("time", { class: "match-when", datetime: m.ended_at }, when(m.ended_at)));
+      h("span", { class: "match-when" }, h("time", { datetime: m.ended_at }, when(m.ended_at)), " · ",
+        h("a", { href: `/r/${encodeURIComponent(m.match_id)}`, "data-route": "", class: "replay-link" }, "Replay")));
   }));
 }
 

@@ -23,8 +23,9 @@ router = APIRouter()
 @router.get("/p/{player_id}", include_in_schema=False)
 @router.get("/account", include_in_schema=False)
 @router.get("/leaderboard/{game}", include_in_schema=False)
+@router.get("/r/{match_id}", include_in_schema=False)
 async def page(code: str | None = None, player_id: str | None = None,
-               game: str | None = None) -> FileResponse:
+               game: str | None = None, match_id: str | None = None) -> FileResponse:
     # The page reads the code from its own address; no-cache, so a new release is seen.
     return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
 
