@@ -45,7 +45,8 @@ def a_match(number: int, ann: str | None, ended: str | None = None, won: bool = 
     at = datetime(2026, 11, 1, tzinfo=UTC) + timedelta(minutes=number)
     return MatchRecord(f"t_{number}:0", f"t_{number}", "ABCDEF", game, 2, {"target": 100},
                        ended, None if ended else {"winner": 0},
-                       [MatchSeat(0, "Ann", "human", ann, 120, won and not ended),
+                       [MatchSeat(0, "Ann", "human", ann, 120, won and not ended,
+                                  None if ended else {"hands": 1, "gins": number % 2}),
                         MatchSeat(1, "Computer", "bot", None, 40, False)], at)
 
 
@@ -63,6 +64,9 @@ async def test_players_and_their_matches_in_the_store(store: Store) -> None:
     await store.players.record_match(a_match(4, "p_ann", game="spades"))
     await store.players.record_match(a_match(5, "p_nobody"))  # an id no player has: no link
 
+    # Summed per game over the matches played out (the agreed end brings none).
+    assert await store.players.stats("p_ann") == {"gin": {"hands": 2, "gins": 1},
+                                                  "spades": {"hands": 1, "gins": 0}}
     recent = await store.players.recent_matches("p_ann")
     assert [m.match_id for m in recent] == ["t_4:0", "t_3:0", "t_2:0", "t_1:0"]
     assert [s.name for s in recent[0].seats] == ["Ann", "Computer"]
@@ -117,6 +121,9 @@ async def test_a_guest_keeps_his_history_across_tables_and_a_restart(
             [("Ann", "human"), ("Computer", "bot")]
         assert match["seats"][0]["player_id"] == me["player_id"]
         assert sum(s["won"] for s in match["seats"]) == 1
+        [gin] = me["stats"]  # the game's own figures, from the match just played
+        assert gin["game"] == "gin" and gin["figures"][0]["label"] == "Hands won"
+        assert gin["figures"][0]["percent"] and gin["figures"][0]["value"] in (0.0, 100.0)
 
         players_server.restart()  # kill -9: the history is in the database
 

@@ -77,6 +77,8 @@ def test_a_guest_comes_back_and_sees_his_history(guest: tuple[BrowserContext, Pa
     assert page.locator('#profile-counts tr[data-game="gin"] td').all_inner_texts()[:2] == \
         ["Gin Rummy", "1"]
     assert page.locator(f'#match-list .match-row[data-code="{code}"]').count() == 1
+    figures = page.locator('#stats .stats-game[data-game="gin"] dt').all_inner_texts()
+    assert figures[0] == "Hands won" and "Average deadwood at a knock" in figures
     profile_url = page.url
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)

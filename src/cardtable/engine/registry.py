@@ -28,6 +28,7 @@ from typing import Any, Literal, overload
 
 from .api import JSON, Options, Rng
 from .state import GameState
+from .stats import Stats
 
 TimeoutPolicy = Literal["draw_then_discard", "bot"]
 
@@ -71,6 +72,8 @@ class Descriptor:
     """The module of its strong computer player (``choose(view) -> Action`` and
     ``hint(view, action) -> str``): the ``hard`` level, the hints, and the policy the
     ``expert`` level searches with.  ``None``: :attr:`bot` plays those too."""
+    stats: Stats | None = None
+    """The figures a player's profile shows for this game (:mod:`.stats`)."""
     rules: str = ""
     """The rules in brief, for players (the how-to page): a few paragraphs separated by
     blank lines; a paragraph of lines that start with ``- `` is a list. Indentation

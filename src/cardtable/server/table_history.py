@@ -78,9 +78,13 @@ def match_record(table: HistoryHost) -> MatchRecord:
     scores = seat_scores(result, sides, record.players) if result is not None \
         else [None] * record.players
     left = {s.seat for s in record.seats if leaver(s, table.match_started)}
+    counted = table.game.stats is not None and result is not None and not table.ended
+    figures = table.game.stats.count(state) if counted and table.game.stats else \
+        [None] * record.players
     seats = [MatchSeat(s.seat, (s.was if s.seat in left else s.name) or "?", s.kind,
                        s.player_id if s.kind == "human" or s.seat in left else None,
-                       scores[s.seat], s.seat in won and s.seat not in left)
+                       scores[s.seat], s.seat in won and s.seat not in left,
+                       figures[s.seat])
              for s in record.seats]
     match = MatchRecord(f"{record.table_id}:{table.match_started}", record.table_id,
                         record.code, record.game, record.players, state.options.to_dict(),

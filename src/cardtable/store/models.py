@@ -179,6 +179,16 @@ match_seats = Table(
     Index("ix_match_seats_player_game", "player_id", "game", "won"),
 )
 
+player_stats = Table(
+    "player_stats",
+    metadata,
+    # Each game's figures of a player (engine/stats.py), summed over his finished matches.
+    Column("player_id", String(32), ForeignKey("players.player_id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("sums", JSON, nullable=False),
+)
+
 # -- ratings (migration 0007) -------------------------------------------------------------
 
 ratings = Table(

@@ -17,9 +17,9 @@ from typing import Any
 
 from sqlalchemy import and_, case, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from cardtable.store.models import match_seats, matches, players, sessions
+from cardtable.store.models import match_seats, matches, player_stats, players, sessions
 from cardtable.store.ratings import rate_match
 
 
@@ -55,6 +55,7 @@ class MatchSeat:
     player_id: str | None  # None for a computer, or a seat taken before identities
     score: int | None
     won: bool
+    stats: dict[str, int] | None = None  # the game's figures of his match (engine/stats.py)
 
 
 @dataclass
@@ -202,8 +203,12 @@ class Players:
             await conn.execute(insert(match_seats), [
                 {"match_id": match.match_id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "player_id": s.player_id if s.player_id in known else None,
-                 "score": s.score, "won": s.won, "game": match.game, "ended_at": ended_at}
+                 "score": s.score, "won": s.won, "stats": s.stats, "game": match.game,
+                 "ended_at": ended_at}
                 for s in match.seats])
+            for seat in match.seats:
+                if seat.stats and seat.player_id in known:
+                    await _add_stats(conn, str(seat.player_id), match.game, seat.stats)
             if match.rated and all(p in known for side in match.rating_sides for p in side):
                 await rate_match(conn, match.game, match.match_id, match.rating_sides,
                                  match.rating_ranks, ended_at)
@@ -233,6 +238,13 @@ class Players:
             bool(row.rated)) for row in rows}
         return [found[i] for i in ids if i in found]
 
+    async def stats(self, player_id: str) -> dict[str, dict[str, int]]:
+        """His figures per game, summed over his finished matches."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(player_stats).where(
+                player_stats.c.player_id == player_id))).all()
+        return {row.game: dict(row.sums) for row in rows}
+
     async def counts(self, player_id: str) -> list[GameCounts]:
         """Matches played and won per game; a match ended by agreement counts in neither."""
         won = func.sum(case((match_seats.c.won, 1), else_=0))
@@ -244,6 +256,21 @@ class Players:
                 .where(match_seats.c.player_id == player_id)
                 .group_by(match_seats.c.game).order_by(match_seats.c.game))).all()
         return [GameCounts(game, int(played), int(wins or 0)) for game, played, wins in rows]
+
+
+async def _add_stats(conn: AsyncConnection, player_id: str, game: str,
+                     stats: dict[str, int]) -> None:
+    """Add one match's figures to his sums (inside the transaction recording the match)."""
+    where = (player_stats.c.player_id == player_id, player_stats.c.game == game)
+    sums = await conn.scalar(select(player_stats.c.sums).where(*where).with_for_update())
+    if sums is None:
+        await conn.execute(insert(player_stats).values(player_id=player_id, game=game,
+                                                       sums=dict(stats)))
+        return
+    added = dict(sums)
+    for key, value in stats.items():
+        added[key] = added.get(key, 0) + value
+    await conn.execute(update(player_stats).where(*where).values(sums=added))
 
 
 def _player(row: Any) -> PlayerRecord:

@@ -76,6 +76,18 @@ export function ratingChart(points, label) {
     svg("text", { x: 2, y: y(low) + 4, class: "tick" }, low.toFixed(0)));
 }
 
+function statsPanel(p) {
+  if (!p.stats?.length) return null;
+  const shown = (v) => (v === null ? "–" : Number.isInteger(v) ? String(v) : v.toFixed(1));
+  return h("section", { class: "panel", "aria-labelledby": "stats-title", id: "stats" },
+    h("h2", { id: "stats-title" }, "Statistics"),
+    p.stats.map((g) => h("div", { class: "stats-game", dataset: { game: g.game } },
+      h("h3", null, g.title),
+      h("dl", { class: "stats-list" }, g.figures.flatMap((f) => [
+        h("dt", null, f.label),
+        h("dd", null, `${shown(f.value)}${f.value !== null && f.percent ? "%" : ""}`)])))));
+}
+
 function ratingsPanel(p) {
   if (!p.ratings.length) return null;
   return h("section", { class: "panel", "aria-labelledby": "ratings-title", id: "ratings" },
@@ -129,6 +141,7 @@ export function renderProfile(root, playerId) {
       h("section", { class: "panel", "aria-labelledby": "counts-title" },
         h("h2", { id: "counts-title" }, "Matches"),
         countsTable(p.counts) || h("p", { class: "hint" }, "No finished matches yet.")),
+      statsPanel(p),
       h("section", { class: "panel", "aria-labelledby": "recent-title" },
         h("h2", { id: "recent-title" }, "Latest matches"),
         matchList(p.recent, p.player_id)));

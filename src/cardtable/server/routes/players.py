@@ -76,6 +76,18 @@ class Leaderboard(BaseModel):
     you: GameRating | None  # the asking browser's own standing in this game
 
 
+class Figure(BaseModel):
+    label: str
+    value: float | None  # None: nothing to average yet
+    percent: bool
+
+
+class GameStats(BaseModel):
+    game: str
+    title: str
+    figures: list[Figure]
+
+
 class Profile(BaseModel):
     player_id: str
     name: str
@@ -84,6 +96,7 @@ class Profile(BaseModel):
     you: bool  # the profile of the browser asking
     counts: list[GameCount]
     ratings: list[GameRating]
+    stats: list[GameStats]
     recent: list[MatchSummary]
 
 
@@ -98,6 +111,17 @@ def _summary(match: MatchRecord) -> MatchSummary:
         ended_at=match.ended_at.isoformat(), ended=match.ended, rated=match.rated,
         seats=[SeatSummary(seat=s.seat, name=s.name, kind=s.kind, player_id=s.player_id,
                            score=s.score, won=s.won) for s in match.seats])
+
+
+def _stats(sums: dict[str, dict[str, int]]) -> list[GameStats]:
+    out = []
+    for game in sorted(sums, key=lambda g: GAMES.index(g) if g in GAMES else 99):
+        stats = get_game(game).stats if game in GAMES else None
+        if stats is not None:
+            out.append(GameStats(game=game, title=_title(game), figures=[
+                Figure(label=label, value=value, percent=percent)
+                for label, value, percent in stats.summary(sums[game])]))
+    return out
 
 
 async def _ratings(store: Store, player_id: str, game: str | None = None) -> list[GameRating]:
@@ -117,6 +141,7 @@ async def _profile(request: Request, player: PlayerRecord, you: bool) -> Profile
                    counts=[GameCount(game=c.game, title=_title(c.game), played=c.played,
                                      won=c.won) for c in counts],
                    ratings=await _ratings(store, player.player_id),
+                   stats=_stats(await players.stats(player.player_id)),
                    recent=[_summary(m) for m in recent])
 
 

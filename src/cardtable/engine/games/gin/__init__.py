@@ -74,6 +74,7 @@ from ...registry import Descriptor, register
 from .match import NAME, GinState, Phase
 from .options import Options
 from .showdown import Layoff, Settlement, best_melding, deadwood, defend, settle
+from .stats import STATS
 
 RULES = """
     Two players, one pack, 10 cards each. Build melds, sets of 3 or 4 cards of one rank
@@ -100,6 +101,7 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(GinState, title="Gin Rummy", players=(2,),
+                        stats=STATS,
                         bot="cardtable.bots.gin_simple",
                         hard_bot="cardtable.bots.gin_hard", order=1,
                         terminal=True, rules=RULES))

@@ -74,6 +74,7 @@ from .match import NAME, Phase, Seat
 from .options import Options
 from .scoring import hand_points
 from .state import IndianState
+from .stats import STATS
 
 RULES = """
     Two to six players, two packs with two printed jokers; everyone gets 13 cards. One
@@ -101,6 +102,7 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(IndianState, title="Indian Rummy", players=(2, 3, 4, 5, 6),
+                        stats=STATS,
                         bot="cardtable.bots.indian_bot",
                         hard_bot="cardtable.bots.indian_hard", order=5,
                         drop_after_misses=3, rules=RULES))

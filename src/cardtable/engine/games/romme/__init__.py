@@ -75,6 +75,7 @@ together as ``melds``), ``lay_off`` (``card``, ``meld`` id), ``swap_joker``
 """
 
 from ...registry import Descriptor, register
+from ...tablemelds.stats import STATS
 from .match import NAME, Phase, RommeState
 from .options import Options
 
@@ -101,6 +102,7 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(RommeState, title="German Rommé", players=(2, 3, 4, 5, 6),
+                        stats=STATS,
                         bot="cardtable.bots.romme_bot",
                         hard_bot="cardtable.bots.romme_hard", order=4, rules=RULES))
 PLAYERS = DESCRIPTOR.players

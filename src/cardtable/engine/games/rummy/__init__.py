@@ -59,6 +59,7 @@ dealer starts the next hand).
 """
 
 from ...registry import Descriptor, register
+from ...tablemelds.stats import STATS
 from .match import NAME, Phase, RummyState, hand_value
 from .options import Options
 
@@ -84,6 +85,7 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(RummyState, title="Rummy", players=(2, 3, 4, 5, 6),
+                        stats=STATS,
                         bot="cardtable.bots.rummy_bot",
                         hard_bot="cardtable.bots.rummy_hard", order=2, rules=RULES))
 PLAYERS = DESCRIPTOR.players

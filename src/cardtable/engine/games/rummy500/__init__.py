@@ -69,6 +69,7 @@ nothing, the hand ends; or decline a call), ``call`` and ``deal``.
 """
 
 from ...registry import Descriptor, register
+from ...tablemelds.stats import STATS
 from .match import NAME, Phase, Rummy500State
 from .options import Options
 from .scoring import hand_count, meld_points
@@ -97,6 +98,7 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(Rummy500State, title="Rummy 500", players=(2, 3, 4, 5, 6, 7, 8),
+                        stats=STATS,
                         bot="cardtable.bots.rummy500_bot",
                         hard_bot="cardtable.bots.rummy500_hard", order=3, rules=RULES))
 PLAYERS = DESCRIPTOR.players

@@ -73,6 +73,7 @@ from .options import Options
 from .phase import Phase
 from .scoring import SideScore, match_winner, score_player, score_side, side_score
 from .state import SpadesState
+from .stats import STATS
 
 RULES = """
     Four players in two partnerships, partners sitting opposite; 13 cards each. Spades are
@@ -96,6 +97,7 @@ RULES = """
 """
 
 DESCRIPTOR = register(Descriptor(SpadesState, title="Spades", players=(4, 3, 2),
+                        stats=STATS,
                         bot="cardtable.bots.spades_bot",
                         hard_bot="cardtable.bots.spades_hard", order=6,
                         partnerships=4, rules=RULES,

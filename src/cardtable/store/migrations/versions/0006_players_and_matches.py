@@ -81,10 +81,20 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("match_id", "seat", name="pk_match_seats"),
     )
     op.create_index("ix_match_seats_player_recent", "match_seats", ["player_id", "ended_at"])
+    op.create_table(
+        "player_stats",
+        sa.Column("player_id", sa.String(length=32), nullable=False),
+        sa.Column("game", sa.String(length=32), nullable=False),
+        sa.Column("sums", sa.JSON(), nullable=False),
+        sa.ForeignKeyConstraint(["player_id"], ["players.player_id"], ondelete="CASCADE",
+                                name="fk_player_stats_player_id_players"),
+        sa.PrimaryKeyConstraint("player_id", "game", name="pk_player_stats"),
+    )
     op.create_index("ix_match_seats_player_game", "match_seats", ["player_id", "game", "won"])
 
 
 def downgrade() -> None:
+    op.drop_table("player_stats")
     op.drop_index("ix_match_seats_player_game", table_name="match_seats")
     op.drop_index("ix_match_seats_player_recent", table_name="match_seats")
     op.drop_table("match_seats")
