@@ -144,7 +144,7 @@ def test_defaults_depend_on_whether_people_are_invited() -> None:
     alone = TableSettings.create(players=4, invited=False)
     assert with_friend.to_json() == {"turn_time": 30, "private": True, "spectators": True,
                                      "spectator_chat": True, "levels": ["normal", "normal"],
-                                     "hints": True}
+                                     "hints": True, "rated": False}
     assert alone.turn_time == 0 and alone.levels == ("normal",) * 4
 
 
@@ -153,7 +153,7 @@ def test_create_applies_what_the_creator_gave() -> None:
                                                "levels": ["easy", "normal"]})
     assert settings.to_json() == {"turn_time": 15, "private": False, "spectators": True,
                                   "spectator_chat": True, "levels": ["easy", "normal"],
-                                  "hints": True}
+                                  "hints": True, "rated": False}
     with pytest.raises(ValueError, match="turn_time"):
         TableSettings.create(2, True, {"turn_time": 45})
 
@@ -191,7 +191,7 @@ def test_merged_changes_only_what_is_given() -> None:
     changed = settings.merged({"spectator_chat": False, "levels": ["normal", "easy", "easy"]}, 3)
     assert changed.to_json() == {"turn_time": 30, "private": True, "spectators": True,
                                  "spectator_chat": False, "levels": ["normal", "easy", "easy"],
-                                 "hints": True}
+                                 "hints": True, "rated": False}
     assert settings.spectator_chat is True  # the original is untouched
     assert changed.merged({}, 3) == changed
 
@@ -199,11 +199,11 @@ def test_merged_changes_only_what_is_given() -> None:
 def test_from_record_fills_in_what_old_records_lack() -> None:
     assert TableSettings.from_record({}, 2, invited=False).to_json() == {
         "turn_time": 0, "private": True, "spectators": True, "spectator_chat": True,
-        "levels": ["normal", "normal"], "hints": True}
+        "levels": ["normal", "normal"], "hints": True, "rated": False}
     # The defaults of a new table of its kind: invited people get a turn clock.
     assert TableSettings.from_record({}, 2, invited=True).turn_time == 30
     stored = {"turn_time": 60, "private": False, "spectators": False, "spectator_chat": False,
               "levels": ["normal", "easy"]}
     # A table stored before hints existed has them on.
-    assert TableSettings.from_record(stored, 2, invited=True).to_json() == {**stored,
-                                                                          "hints": True}
+    assert TableSettings.from_record(stored, 2, invited=True).to_json() == {
+        **stored, "hints": True, "rated": False}

@@ -119,7 +119,7 @@ async def test_the_host_changes_settings_and_everyone_is_told(server: ServerProc
     grant, _, ann, bob, _ = await friends(server)
     spectator = await watch(server, grant)
     wanted = {"turn_time": 60, "private": False, "spectators": True, "spectator_chat": False,
-              "levels": ["easy", "normal"], "hints": False}
+              "levels": ["easy", "normal"], "hints": False, "rated": False}
     await change(ann, wanted)
     for ws in (ann, bob, spectator):
         table = await recv_type(ws, "table")
