@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -119,6 +120,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """
     process = ServerProcess(tmp_path_factory.mktemp("server") / "data",
                             env={"CARDTABLE_JOIN_LIMIT": "100000"}).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+LIFTED_LIMITS = {"CARDTABLE_JOIN_LIMIT": "100000", "CARDTABLE_FRAME_RATE": "10000"}
+"""Every client of a test is on 127.0.0.1 and moves at once: the join and frame limits
+are lifted (tests of those limits start their own server)."""
+
+
+@contextmanager
+def server_on(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+              **env: str) -> Iterator[ServerProcess]:
+    """A started server on the database ``request.param`` names ("sqlite": a fresh data
+    directory; "postgresql": the session's database), with the limits lifted and ``env``;
+    stopped at the end. For a module fixture parametrized over both databases."""
+    url = request.getfixturevalue("pg_database_url") if request.param == "postgresql" else None
+    process = ServerProcess(tmp_path_factory.mktemp(request.param) / "data", database_url=url,
+                            env={**LIFTED_LIMITS, **env}).start()
     try:
         yield process
     finally:

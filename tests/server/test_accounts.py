@@ -22,7 +22,7 @@ from cardtable.client import Client, play
 from cardtable.server.accounts import TRIES_PER_ACCOUNT, TRIES_PER_ADDRESS
 from cardtable.server.players import COOKIE
 from cardtable.store.players import DELETED_NAME
-from server_harness import ServerProcess
+from server_harness import ServerProcess, server_on
 
 pg_database_url = db_fixtures.pg_database_url
 HANG = 120
@@ -33,15 +33,8 @@ _addresses = itertools.count(1)
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    url = request.getfixturevalue("pg_database_url") if request.param == "postgresql" else None
-    env = {"CARDTABLE_JOIN_LIMIT": "100000", "CARDTABLE_FRAME_RATE": "10000",
-           "CARDTABLE_TRUSTED_PROXIES": "127.0.0.1"}
-    process = ServerProcess(tmp_path_factory.mktemp(request.param) / "data",
-                            database_url=url, env=env).start()
-    try:
+    with server_on(request, tmp_path_factory, CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as process:
         yield process
-    finally:
-        process.stop()
 
 
 def browser(server: ServerProcess, address: str | None = None) -> httpx.AsyncClient:

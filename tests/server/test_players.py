@@ -26,7 +26,7 @@ from cardtable.server.players import COOKIE, token_hash
 from cardtable.server.table_history import seat_scores, winning_seats
 from cardtable.store import Store
 from cardtable.store.players import MatchRecord, MatchSeat
-from server_harness import ServerProcess
+from server_harness import ServerProcess, server_on
 
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
@@ -93,14 +93,8 @@ def test_winners_and_scores_from_every_kind_of_result() -> None:
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def players_server(request: pytest.FixtureRequest,
                    tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    url = request.getfixturevalue("pg_database_url") if request.param == "postgresql" else None
-    env = {"CARDTABLE_JOIN_LIMIT": "100000", "CARDTABLE_FRAME_RATE": "10000"}
-    process = ServerProcess(tmp_path_factory.mktemp(request.param) / "data",
-                            database_url=url, env=env).start()
-    try:
+    with server_on(request, tmp_path_factory) as process:
         yield process
-    finally:
-        process.stop()
 
 
 async def test_a_guest_keeps_his_history_across_tables_and_a_restart(

@@ -20,7 +20,7 @@ from cardtable.client import Client, Connection, Frame, play
 from cardtable.store import Store
 from cardtable.store.players import MatchRecord, MatchSeat
 from cardtable.store.ratings import ESTABLISHED, Rating, display, rate
-from server_harness import ServerProcess
+from server_harness import ServerProcess, server_on
 
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
@@ -87,15 +87,8 @@ async def test_rated_matches_move_ratings_once_and_fill_the_board(store: Store) 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    url = request.getfixturevalue("pg_database_url") if request.param == "postgresql" else None
-    env = {"CARDTABLE_JOIN_LIMIT": "100000", "CARDTABLE_FRAME_RATE": "10000",
-           "CARDTABLE_TRUSTED_PROXIES": "127.0.0.1"}
-    process = ServerProcess(tmp_path_factory.mktemp(request.param) / "data",
-                            database_url=url, env=env).start()
-    try:
+    with server_on(request, tmp_path_factory, CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as process:
         yield process
-    finally:
-        process.stop()
 
 
 async def person(server: ServerProcess, username: str | None,

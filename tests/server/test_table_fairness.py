@@ -27,7 +27,7 @@ from cardtable.bots.gin_simple import choose
 from cardtable.client import Client, Connection, Frame, play
 from cardtable.fairness import Shuffle, problems
 from cardtable.store import Store
-from server_harness import ServerProcess
+from server_harness import ServerProcess, server_on
 
 pg_database_url = db_fixtures.pg_database_url
 HANG = 120  # seconds: a hang guard, never a measure
@@ -36,15 +36,8 @@ HANG = 120  # seconds: a hang guard, never a measure
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def fair_server(request: pytest.FixtureRequest,
                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    url = request.getfixturevalue("pg_database_url") if request.param == "postgresql" else None
-    # Both seats are on 127.0.0.1 and move at once: lift the join and frame limits.
-    env = {"CARDTABLE_JOIN_LIMIT": "100000", "CARDTABLE_FRAME_RATE": "10000"}
-    process = ServerProcess(tmp_path_factory.mktemp(request.param) / "data",
-                            database_url=url, env=env).start()
-    try:
+    with server_on(request, tmp_path_factory) as process:
         yield process
-    finally:
-        process.stop()
 
 
 def hand_over(conn: Connection) -> bool:
