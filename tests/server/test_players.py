@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from sqlalchemy import update
 
 import db_fixtures
 from cardtable.bots.gin_simple import choose
@@ -25,7 +26,8 @@ from cardtable.client import Client, play
 from cardtable.server.players import COOKIE, token_hash
 from cardtable.server.table_history import seat_scores, winning_seats
 from cardtable.store import Store
-from cardtable.store.players import MatchRecord, MatchSeat
+from cardtable.store.models import sessions
+from cardtable.store.players import SESSION_DAYS, MatchRecord, MatchSeat
 from server_harness import ServerProcess, server_on
 
 pg_database_url = db_fixtures.pg_database_url
@@ -76,6 +78,16 @@ async def test_players_and_their_matches_in_the_store(store: Store) -> None:
     counts = {c.game: (c.played, c.won) for c in await store.players.counts("p_ann")}
     assert counts == {"gin": (2, 1), "spades": (1, 1)}  # the agreed end counts nowhere
     assert await store.players.recent_matches("p_nobody") == []
+
+
+async def test_a_session_unused_for_400_days_has_expired(store: Store) -> None:
+    await store.players.create("p_old", token_hash("old"), "Olga")
+    long_ago = datetime.now(UTC) - timedelta(days=SESSION_DAYS + 1)
+    async with store.engine.begin() as conn:
+        await conn.execute(update(sessions).values(seen_at=long_ago))
+    assert await store.players.by_token(token_hash("old")) is None
+    await store.players.seen("p_old", session=token_hash("old"))  # a session in use lives on
+    assert (await store.players.by_token(token_hash("old"))) is not None
 
 
 def test_winners_and_scores_from_every_kind_of_result() -> None:

@@ -46,12 +46,13 @@ async def sitting_player(request: Request, response: Response, store: Store,
     """The player sitting down with ``name``: the cookie's (now going by ``name``), or a
     new one whose cookie goes out with ``response``."""
     player = await current_player(request, store)
-    if player is not None:
-        if player.name != name:
-            await store.players.seen(player.player_id, name)
-            player.name = name
-        else:
-            await store.players.seen(player.player_id)
+    session = session_hash(request)
+    if player is not None and session is not None:
+        await store.players.seen(player.player_id, name if player.name != name else None,
+                                 session)
+        player.name = name
+        # The same secret, its cookie's life renewed along with the session's.
+        set_session_cookie(request, response, str(request.cookies.get(COOKIE)))
         return player
     token = new_session_token()
     player = await store.players.create(secrets.token_urlsafe(12), token_hash(token), name)

@@ -141,6 +141,7 @@ sessions = Table(
     Column("player_id", String(32), ForeignKey("players.player_id", ondelete="CASCADE"),
            nullable=False, index=True),
     Column("created_at", UTCDateTime, nullable=False),
+    Column("seen_at", UTCDateTime, nullable=False),  # unused for SESSION_DAYS: expired
 )
 
 matches = Table(

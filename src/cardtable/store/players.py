@@ -12,7 +12,7 @@ of the same match changes nothing (a table reloaded after a crash records it aga
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, case, delete, func, insert, select, update
@@ -28,6 +28,7 @@ def utcnow() -> datetime:
 
 
 DELETED_NAME = "Deleted player"
+SESSION_DAYS = 400  # a session unused this long has expired (as its cookie has)
 
 
 class UsernameTaken(Exception):
@@ -95,15 +96,17 @@ class Players:
             await conn.execute(insert(players).values(
                 player_id=player_id, name=name, created_at=now, seen_at=now))
             await conn.execute(insert(sessions).values(
-                token_hash=token_hash, player_id=player_id, created_at=now))
+                token_hash=token_hash, player_id=player_id, created_at=now, seen_at=now))
         return PlayerRecord(player_id, name, now, now)
 
     async def by_token(self, token_hash: str) -> PlayerRecord | None:
-        """The player the session ``token_hash`` signs in, if any."""
+        """The player the session ``token_hash`` signs in, if any (a session unused for
+        :data:`SESSION_DAYS` has expired)."""
+        fresh = utcnow() - timedelta(days=SESSION_DAYS)
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(players).join(
                 sessions, sessions.c.player_id == players.c.player_id).where(
-                sessions.c.token_hash == token_hash))).first()
+                sessions.c.token_hash == token_hash, sessions.c.seen_at >= fresh))).first()
         return None if row is None else _player(row)
 
     async def by_username(self, username: str) -> tuple[PlayerRecord, str] | None:
@@ -143,8 +146,9 @@ class Players:
         async with self._writer.begin() as conn:
             if replacing is not None:
                 await conn.execute(delete(sessions).where(sessions.c.token_hash == replacing))
+            now = utcnow()
             await conn.execute(insert(sessions).values(
-                token_hash=token_hash, player_id=player_id, created_at=utcnow()))
+                token_hash=token_hash, player_id=player_id, created_at=now, seen_at=now))
 
     async def end_sessions(self, player_id: str, keep: str | None = None) -> None:
         """Sign ``player_id`` out everywhere (but the session ``keep``)."""
@@ -173,14 +177,20 @@ class Players:
                 players.c.player_id == player_id))).first()
         return None if row is None else _player(row)
 
-    async def seen(self, player_id: str, name: str | None = None) -> None:
-        """He came back (and, with ``name``, goes by that name now)."""
-        values: dict[str, Any] = {"seen_at": utcnow()}
+    async def seen(self, player_id: str, name: str | None = None,
+                   session: str | None = None) -> None:
+        """He came back (with ``name``: he goes by that name now; with ``session``: that
+        session was used, and lives on for :data:`SESSION_DAYS` more)."""
+        now = utcnow()
+        values: dict[str, Any] = {"seen_at": now}
         if name is not None:
             values["name"] = name
         async with self._writer.begin() as conn:
             await conn.execute(update(players).where(players.c.player_id == player_id)
                                .values(values))
+            if session is not None:
+                await conn.execute(update(sessions).where(sessions.c.token_hash == session)
+                                   .values(seen_at=now))
 
     async def record_match(self, match: MatchRecord) -> bool:
         """Store a finished match; False (and nothing changed) if it is stored already."""

@@ -43,6 +43,7 @@ def upgrade() -> None:
         sa.Column("token_hash", sa.String(length=64), nullable=False),
         sa.Column("player_id", sa.String(length=32), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("seen_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["player_id"], ["players.player_id"], ondelete="CASCADE",
                                 name="fk_sessions_player_id_players"),
         sa.PrimaryKeyConstraint("token_hash", name="pk_sessions"),
