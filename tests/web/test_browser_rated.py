@@ -97,6 +97,14 @@ def test_a_rated_match_in_two_browsers(browser: Browser, rated_server: WebServer
             ann.wait_for_timeout(150)
             screenshot(ann, f"rated-profile-{size}")
         ann.set_viewport_size(DESKTOP)
+        # The rated match's replay steps through it, hands face up, its deals proved.
+        ann.click("#match-list .match-row .replay-link")
+        ann.wait_for_selector('#replay-fair[data-fair="ok"]')
+        ann.click("#replay-forward")
+        assert ann.inner_text("#replay-move").startswith("Move 1 of")
+        assert ann.locator('.replay-seat[data-seat="1"] .card').count() >= 10  # Bob's, face up
+        ann.go_back()
+        ann.wait_for_selector('#ratings .rating-row[data-game="gin"] a')
         ann.click('#ratings .rating-row[data-game="gin"] a')
         ann.wait_for_selector("#board-you")
         assert "more rated matches to be listed" in ann.inner_text("#board-you")
