@@ -174,6 +174,8 @@ class ClusterNode:
         hello = p.client_frame_of(question["hello"])
         assert isinstance(hello, p.Hello)
         conn = RemoteConnection(self.bus, node, key)
+        # His blocks as his socket's node knew them at hello (server/moderation.py).
+        conn.player_id, conn.blocked = question.get("player"), set(question.get("blocked") or ())
         # First: the welcome frames the actor sends on attach must find their way.
         self.remote[key] = (table.table_id, conn)
         refused = await table.attach(conn, hello)

@@ -77,7 +77,8 @@ class RemoteTable:
         key = f"{self.cluster.node}/{next(_numbers)}"
         self.cluster.hold(key, conn, self)
         try:
-            answer = await self._ask("attach", c=key, hello=hello.model_dump(mode="json"))
+            answer = await self._ask("attach", c=key, hello=hello.model_dump(mode="json"),
+                                     player=conn.player_id, blocked=sorted(conn.blocked))
         except BaseException:
             self.cluster.release(key)
             raise

@@ -21,6 +21,7 @@ from .routes import games, health, matches, pages, players
 from .routes.accounts import accounts_router
 from .routes.errors import install_error_handlers
 from .routes.lobby import install_routes as install_lobby_routes
+from .routes.moderation import moderation_router
 from .routes.shared import LookupLimit, lobby_of
 from .routes.table_socket import table_socket_router
 from .routes.tables import seat_at, tables_router
@@ -116,6 +117,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(accounts_router(config))
     app.include_router(tables_router(limit_lookups))
     app.include_router(table_socket_router(config))
+    app.include_router(moderation_router(config))
     async def identify(request: Request, response: Response, name: str) -> Sitter:
         player = await sitting_player(request, response, app.state.registry.store, name)
         return Sitter.of(player, limit_lookups.address_of(request))

@@ -50,6 +50,7 @@ class Message:
     text: str
     at: float  # seconds since the epoch
     sender: str = ""  # whose limits it counts for ("seat:1", "spectator:7"); never sent
+    author: str | None = None  # the player who said it (server/moderation.py); never sent
 
     def to_json(self) -> dict[str, object]:
         # round, not int: a time kept in whole ms reads back as a float a hair below it

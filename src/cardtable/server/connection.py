@@ -33,6 +33,10 @@ class Connection:
         self.name = "Spectator"  # what a spectator is called in the spectators' chat
         self.number = next(_numbers)  # tells spectators apart (chat limits, mutes)
         self.muted: set[int] = set()  # seats whose chat this connection does not want
+        # The browser's player (its cookie, at hello) and the players he blocks: a set
+        # shared by his sockets here (server/moderation.py), changed by the block API.
+        self.player_id: str | None = None
+        self.blocked: set[str] = set()
         self.outbox: asyncio.Queue[str | _Close | None] = asyncio.Queue(OUTBOX_SIZE)
         self.resyncs = 0
 

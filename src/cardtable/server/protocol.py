@@ -310,6 +310,7 @@ class SeatInfo(BaseModel):
     standin: Literal["disconnected", "timeouts"] | None = None  # a computer plays for a person
     reconnect_deadline: int | None = None  # ms: the held seat goes to a computer then
     timeouts: int = 0  # turns this seat let run out in the current match
+    player_id: str | None = None  # the person's public player id (his profile: /p/ID)
 
 
 def title_of(game: str) -> str:

@@ -304,7 +304,7 @@ class Table:
 
     def restore_chat(self, kept: Sequence[ChatRecord]) -> None:
         """The chat history saved with the table, for the table loaded again."""
-        self.talk.restore(kept)
+        self.talk.restore(kept, self.record.seats)
 
     def send_chat_history(self, conn: Connection) -> None:
         self.talk.send_history(conn, self.version)

@@ -24,6 +24,7 @@ from . import protocol as p
 from .codes import CloseCode
 from .config import ServerConfig
 from .connection import Connection
+from .moderation import HOST_REFUSES, host_keeps_out
 from .players import Sitter, address_key
 from .security import hash_token, new_token, token_matches
 from .table_commands import Command, GraceOver, SpectatorCount
@@ -69,7 +70,8 @@ def seat_infos(record: TableRecord, settings: TableSettings, held: Sequence[Seat
             taken=s.name is not None, connected=s.kind == "bot" or s.seat in live,
             level=settings.levels[s.seat], standin=presence.standin,  # type: ignore[arg-type]
             reconnect_deadline=None if deadline is None else int(deadline * 1000),
-            timeouts=presence.timeouts))
+            timeouts=presence.timeouts,
+            player_id=s.player_id if s.kind == "human" and s.name is not None else None))
     return out
 
 
@@ -223,6 +225,11 @@ class Presence:
                 return "a rated table takes one player per address"
             if any(s.player_id == sitter.player_id for s in seats if s.kind == "human"):
                 return "you have a seat at this table already"
+        host = host_of(seats)
+        if await host_keeps_out(table.store, table.table_settings.private,
+                                None if host is None else seats[host].player_id,
+                                sitter.player_id):
+            return HOST_REFUSES
         free = [s for s in seats if s.kind == "human" and s.name is None
                 and wanted in (None, s.seat)]
         if not free:

@@ -17,6 +17,7 @@ keeps the parsed object.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -24,11 +25,12 @@ from typing import Protocol
 
 from ..engine import Descriptor
 from ..engine.api import Options
-from ..store import ChatRecord, EventRecord, Store, TableRecord
+from ..store import ChatRecord, EventRecord, SeatRecord, Store, TableRecord
 from . import protocol as p
 from .chat import HISTORY, ChatRefused, ChatRoom, Message
 from .codes import LogKind
 from .connection import Connection
+from .moderation import author_of, spectator_sender
 from .table_commit import SaveFailed
 from .table_presence import Presence
 from .table_settings import TableSettings
@@ -93,6 +95,8 @@ class Talk:
     def _may_read(conn: Connection, message: Message) -> bool:
         if message.channel == "spectators" and conn.seat is not None:
             return False
+        if message.author is not None and message.author in conn.blocked:
+            return False  # he blocks its author: not at this table, nor at any other
         return message.seat is None or message.seat not in conn.muted
 
     async def say(self, table: TalkHost, conn: Connection, said: str) -> None:
@@ -100,15 +104,19 @@ class Talk:
             if not table.table_settings.spectator_chat:
                 return table.error(conn, "chat_off", "the host turned spectators' chat off",
                                    snapshot=False)
-            sender, name, channel = f"spectator:{conn.number}", conn.name, "spectators"
+            sender, name, channel = (spectator_sender(conn.number, conn.player_id),
+                                     conn.name, "spectators")
+            author = conn.player_id
         else:
             seat = table.record.seats[conn.seat]
             sender, name, channel = f"seat:{conn.seat}", seat.name or "Player", "players"
+            author = seat.player_id
         now = round(time.time(), 3)  # whole ms, as the database gives it back
         try:
             message = self.chat.compose(sender, conn.seat, name, said, channel, now)
         except ChatRefused as refused:
             return table.error(conn, refused.code, refused.message, snapshot=False)
+        message = dataclasses.replace(message, author=author)
         try:
             await table.store.append_chat(table.table_id, ChatRecord(
                 seq=message.id, channel=channel, sender=sender, seat=conn.seat, name=name,
@@ -128,10 +136,12 @@ class Talk:
         messages = [m.to_json() for m in readable[-HISTORY:]]
         conn.send(p.frame("chat_history", version, {"messages": messages}))
 
-    def restore(self, kept: Sequence[ChatRecord]) -> None:
-        """The history saved with the table, for the table loaded again."""
+    def restore(self, kept: Sequence[ChatRecord], seats: Sequence[SeatRecord] = ()) -> None:
+        """The history saved with the table (of these ``seats``), for the table loaded
+        again."""
         self.chat.restore([Message(r.seq, r.channel, r.seat, r.name, r.text,
-                                   r.created_at.timestamp(), r.sender) for r in kept])
+                                   r.created_at.timestamp(), r.sender,
+                                   author_of(seats, r.seat, r.sender)) for r in kept])
 
     async def mute(self, table: TalkHost, conn: Connection, seat: int, muting: bool) -> None:
         if seat >= len(table.record.seats):

@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.store.engine import create_engine, normalize_url, writer
 from cardtable.store.migrate import upgrade
-from cardtable.store.moderation import Moderation
 from cardtable.store.models import card_tables, chat_messages, table_events
+from cardtable.store.moderation import Moderation
 from cardtable.store.players import Players
 from cardtable.store.ratings import Ratings
 from cardtable.store.records import (

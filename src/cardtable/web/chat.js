@@ -5,9 +5,12 @@
 // Messages carry ids: chat_history after each (re)connect merges without
 // duplicates. Muting a seat hides its messages here, tells the server to stop
 // sending them, and is remembered per table (state.js) and re-sent after
-// every welcome.
+// every welcome. A blocked player's lines (moderation.js) are hidden like a muted
+// seat's (the server stops sending them too), and "Hide all chat" hides the drawer and
+// its button altogether.
 
 import { h, replace } from "./dom.js";
+import { chatHidden } from "./moderation.js";
 import { mutedSeats, prefs, setMuted, setPref } from "./state.js";
 
 export const MAX_CHARS = 300;
@@ -17,13 +20,14 @@ const ERROR_CODES = new Set(["chat_empty", "chat_too_long", "chat_rate", "chat_r
 
 /**
  * @param ctx the table context (seat, role, seats, table, seatName)
- * @param {{send(text): boolean, mute(seat, muted): boolean, code: string, onOpen?(): void}} io
+ * @param {{send(text): boolean, mute(seat, muted): boolean, code: string, onOpen?(): void,
+ *          blockedSeat?(seat): boolean}} io
  */
 export function createChat(ctx, io) {
   const messages = new Map(); // id -> message
   const muted = new Set(mutedSeats(io.code));
   let open = Boolean(prefs().chatOpen);
-  let unread = 0;
+  const unreadIds = new Set(); // new lines not seen yet (a line hidden later no longer counts)
   let lastSent = { text: "", at: 0 };
 
   const badge = h("span", { class: "chat-badge", hidden: true, "aria-hidden": "true" });
@@ -69,14 +73,14 @@ export function createChat(ctx, io) {
   });
 
   function setOpen(value) {
-    open = value;
+    open = value && !chatHidden();
     setPref("chatOpen", open);
     panel.hidden = !open;
     toggle.setAttribute("aria-expanded", String(open));
     document.querySelector(".table-page")?.classList.toggle("chat-open", open);
     if (open) {
       io.onOpen?.(); // one drawer at a time
-      unread = 0;
+      unreadIds.clear();
       drawBadge();
       log.lastElementChild?.scrollIntoView?.({ block: "nearest" });
       // On a phone, focusing would throw the keyboard over the table: only on big screens.
@@ -85,6 +89,7 @@ export function createChat(ctx, io) {
   }
 
   function drawBadge() {
+    const unread = [...unreadIds].filter((id) => log.querySelector(`.chat-msg[data-id="${id}"]:not([hidden])`)).length;
     badge.hidden = unread === 0;
     badge.textContent = unread > 9 ? "9+" : String(unread);
     toggle.setAttribute("aria-label", unread ? `Chat, ${unread} new` : "Chat");
@@ -129,7 +134,7 @@ export function createChat(ctx, io) {
     const li = h("li", {
       class: ["chat-msg", mine && "mine", `channel-${m.channel === "spectators" ? "spectators" : "players"}`],
       dataset: { id: String(m.id), seat: seat === null ? "" : String(seat) },
-      hidden: seat !== null && muted.has(seat),
+      hidden: !shown(seat),
     },
     h("span", { class: "chat-name" }, name),
     tag ? h("span", { class: "chat-tag" }, tag) : null,
@@ -141,6 +146,27 @@ export function createChat(ctx, io) {
     return li;
   }
 
+  /** A seat's lines are shown unless it is muted or its player blocked. */
+  function shown(seat) {
+    return seat === null || seat === ctx.seat || (!muted.has(seat) && !io.blockedSeat?.(seat));
+  }
+
+  function refilter() {
+    for (const li of log.querySelectorAll(".chat-msg")) {
+      if (li.dataset.seat !== "") li.hidden = !shown(Number(li.dataset.seat));
+    }
+    drawBadge();
+  }
+
+  function applyHidden() {
+    const off = chatHidden();
+    toggle.hidden = off;
+    if (off) {
+      setOpen(false);
+      panel.hidden = true;
+    }
+  }
+
   function add(m, fresh) {
     if (!m || messages.has(m.id)) return false;
     messages.set(m.id, m);
@@ -150,12 +176,13 @@ export function createChat(ctx, io) {
     log.insertBefore(node, after || null);
     while (log.children.length > KEEP) {
       messages.delete(Number(log.firstElementChild.dataset.id));
+      unreadIds.delete(Number(log.firstElementChild.dataset.id));
       log.firstElementChild.remove();
     }
     empty.hidden = messages.size > 0;
     const seen = !node.hidden && !node.classList.contains("mine");
     if (fresh && seen && !open) {
-      unread += 1;
+      unreadIds.add(m.id);
       drawBadge();
       toggle.title = `${authorName(m)}: ${String(m.text ?? "").slice(0, 80)}`;
     }
@@ -168,8 +195,9 @@ export function createChat(ctx, io) {
     else muted.delete(seat);
     setMuted(io.code, seat, value);
     io.mute(seat, value);
-    for (const li of log.querySelectorAll(`.chat-msg[data-seat="${seat}"]`)) li.hidden = value;
+    for (const li of log.querySelectorAll(`.chat-msg[data-seat="${seat}"]`)) li.hidden = !shown(seat);
     drawMuted();
+    drawBadge();
   }
 
   let mutedKey = "";
@@ -203,6 +231,7 @@ export function createChat(ctx, io) {
       for (const seat of muted) if (seat !== ctx.seat) io.mute(seat, true);
       drawMuted();
       drawNote();
+      applyHidden();
       document.querySelector(".table-page")?.classList.toggle("chat-open", open);
     },
     history(d) {
@@ -214,6 +243,7 @@ export function createChat(ctx, io) {
     update() {
       drawMuted();
       drawNote();
+      refilter(); // the seats (and their players) may have changed
     },
     /** An error frame: true when it was about the chat (shown next to the input). */
     error(d) {
@@ -229,6 +259,8 @@ export function createChat(ctx, io) {
       return true;
     },
     isMuted: (seat) => muted.has(seat),
+    refilter,
+    applyHidden,
     close: () => { if (open) setOpen(false); },
     setMute,
   };

@@ -3,6 +3,7 @@
 // /api/players/ID and /api/me (docs/protocol.md); names go in as text, never markup.
 
 import { h, replace, svg } from "./dom.js";
+import { profileModeration } from "./moderation.js";
 
 export async function getJson(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
@@ -136,7 +137,8 @@ export function renderProfile(root, playerId) {
         h("h1", { id: "profile-name" }, p.name),
         h("p", { class: "tagline" }, `${p.you ? "That is you. " : ""}Playing since ${when(p.since)}.`,
           p.you ? [" ", h("a", { href: "/account", "data-route": "", class: "back-link", id: "account-link" },
-            p.username ? "Your account" : "Register or sign in")] : null)),
+            p.username ? "Your account" : "Register or sign in")] : null),
+        profileModeration(p)), // Block / Report (moderation.js): not on your own profile
       ratingsPanel(p),
       h("section", { class: "panel", "aria-labelledby": "counts-title" },
         h("h2", { id: "counts-title" }, "Matches"),

@@ -1,8 +1,8 @@
 // Table life around the board: turn clocks and reconnect countdowns on the seat
 // chips, the stand-in banner ("The computer is playing for you" / I'm back),
 // ending a match by agreement, leaving on purpose, the spectator count, and the
-// two drawers: the chat (chat.js) and the table panel (match actions and the
-// settings of table_settings.js). Notices under the top bar say what happened
+// two drawers: the chat (chat.js) and the table panel (match actions, the people at
+// the table with Block and Report (moderation.js), and the settings of table_settings.js). Notices under the top bar say what happened
 // around the board that the board itself does not show: a turn that timed out,
 // the host changing the settings; they are a live region, read aloud too.
 //
@@ -13,6 +13,7 @@ import { h, replace } from "./dom.js";
 import { countdown, localDeadline, spokenLeft, startTicker, URGENT_MS } from "./clock.js";
 import { createChat } from "./chat.js";
 import { createSettings, gameInfo, settingsNews } from "./table_settings.js";
+import { createPeople, isBlocked, setChatHidden } from "./moderation.js";
 import { forgetSeat } from "./state.js";
 
 /** Timeouts in a match before a computer takes the seat: the server's STANDIN_AFTER
@@ -60,7 +61,13 @@ export function createTableLife(ctx, io) {
     send: (text) => sock().chat(text),
     mute: (seat, muted) => sock().mute(seat, muted),
     onOpen: () => setPanel(false),
+    blockedSeat: (seat) => isBlocked(ctx.seats[seat]?.player_id),
   });
+  const people = createPeople(ctx, { toast: io.toast, hideChat: setChatHidden });
+  const onBlocks = () => chat.refilter();
+  const onPrefs = () => { chat.applyHidden(); people.update(); };
+  window.addEventListener("cardtable:blocks", onBlocks);
+  window.addEventListener("cardtable:prefs", onPrefs);
   const settings = createSettings(ctx, {
     settings: (s, o) => sock().settings(s, o),
     start: () => startWithComputers(),
@@ -85,7 +92,7 @@ export function createTableLife(ctx, io) {
   const tablePanel = h("aside", { class: "life-drawer table-panel", id: "table-panel", "aria-label": "Table", hidden: true },
     h("div", { class: "drawer-head" }, h("h2", null, "Table"),
       h("button", { class: "small drawer-close", id: "table-close", "aria-label": "Close the table panel", onclick: () => setPanel(false) }, "×")),
-    matchBox, settings.el);
+    matchBox, people.el, settings.el);
   let confirmLeave = false;
 
   tablePanel.addEventListener("keydown", (event) => {
@@ -101,6 +108,7 @@ export function createTableLife(ctx, io) {
     if (open) {
       chat.close(); // one drawer at a time
       drawMatchBox();
+      people.update();
       settings.update();
     }
   }
@@ -291,6 +299,7 @@ export function createTableLife(ctx, io) {
     chat.update();
     if (!tablePanel.hidden) {
       drawMatchBox();
+      people.update();
       settings.update();
     }
   }
@@ -416,6 +425,8 @@ export function createTableLife(ctx, io) {
       stopTicker();
       barWatch?.disconnect();
       window.removeEventListener("scroll", placeNotices);
+      window.removeEventListener("cardtable:blocks", onBlocks);
+      window.removeEventListener("cardtable:prefs", onPrefs);
     },
   };
 }

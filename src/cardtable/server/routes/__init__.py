@@ -6,6 +6,7 @@
 * :mod:`.tables`: create a table, look one up by its code, join it;
 * :mod:`.lobby`: the public lobby, its quick join and ``WS /ws/lobby``;
 * :mod:`.table_socket`: ``WS /ws/{table_id}``, a table's frames;
+* :mod:`.moderation`: block and unblock players, report one to the operator;
 * :mod:`.errors`: the error bodies every route answers with;
 * :mod:`.shared`: what several of them use (the live registry, the lookup budget).
 """

@@ -19,6 +19,8 @@ from .. import protocol as p
 from ..codes import CloseCode
 from ..config import ServerConfig
 from ..connection import Connection
+from ..moderation import blocklists_of
+from ..players import session_hash
 from ..registry import Registry, TableHandle
 from ..security import TokenBucket, origin_allowed
 from ..table_commit import SaveFailed
@@ -76,6 +78,23 @@ async def _attach(registry: Registry | None, table: TableHandle, conn: Connectio
     return found if found is not None else (table, "unknown_table")
 
 
+async def _identify(websocket: WebSocket, conn: Connection, registry: Registry) -> bool:
+    """The player of the socket's cookie and the players he blocks (server/moderation.py);
+    True once his block list is held (give it back at the end)."""
+    session = session_hash(websocket)
+    player = None if session is None else await registry.store.players.by_token(session)
+    if player is None:
+        return False
+    lists = blocklists_of(websocket)
+    try:
+        conn.blocked = await lists.acquire(player.player_id, registry.store)
+    except BaseException:
+        lists.release(player.player_id)
+        raise
+    conn.player_id = player.player_id
+    return True
+
+
 async def serve(websocket: WebSocket, table: TableHandle, config: ServerConfig,
                 registry: Registry | None = None) -> None:
     """Read one accepted socket's frames until it closes, then detach it from ``table``
@@ -85,7 +104,7 @@ async def serve(websocket: WebSocket, table: TableHandle, config: ServerConfig,
     if registry is not None:
         registry.sockets += 1
     bucket = TokenBucket(config.frame_rate, config.frame_burst)
-    attached = False
+    attached = identified = False
     try:
         while True:
             message = await websocket.receive()
@@ -111,6 +130,13 @@ async def serve(websocket: WebSocket, table: TableHandle, config: ServerConfig,
                     code="hello_first", message="say hello with your seat token first")))
             else:
                 try:
+                    if registry is not None and not identified:
+                        identified = await _identify(websocket, conn, registry)
+                except DBAPIError:
+                    await websocket.close(code=CloseCode.TRY_LATER,
+                                          reason="database unavailable")
+                    break
+                try:
                     table, refused = await _attach(registry, table, conn, frame)
                 except (Moved, RedisError) as error:
                     why = REDIS_AWAY if isinstance(error, RedisError) else MOVING
@@ -131,5 +157,7 @@ async def serve(websocket: WebSocket, table: TableHandle, config: ServerConfig,
             registry.sockets -= 1
         if attached:
             table.detach(conn)
+        if identified and conn.player_id is not None:
+            blocklists_of(websocket).release(conn.player_id)
         conn.close()
         writer.cancel()

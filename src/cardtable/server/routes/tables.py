@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 
 from .. import protocol as p
 from ..match_export import export_match
+from ..moderation import HOST_REFUSES
 from ..players import Sitter, sitting_player
 from ..registry import Registry, TableHandle
 from .shared import LookupLimit, on_table, registry_of
@@ -80,7 +81,8 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
         if found is None:
             raise HTTPException(404, "no table has that code")
         if isinstance(found, str):
-            raise HTTPException(422 if "no such" in found else 409, found)
+            status = 403 if found == HOST_REFUSES else 422 if "no such" in found else 409
+            raise HTTPException(status, found)
         return found
 
     @router.get("/api/tables/{code}/match")

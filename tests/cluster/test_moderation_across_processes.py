@@ -1,0 +1,83 @@
+"""Blocks across processes (server/moderation.py): the blocker's socket on one process, the
+table owned by another. The owner's stand-in for the socket carries the block list the
+socket's process loaded at hello, so the blocked player's chat never leaves the owner for
+him; and a join forwarded to the owner is refused by the host's block.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from cardtable.server.moderation import HOST_REFUSES
+from cardtable.server.players import COOKIE
+from cluster_harness import Cluster, unavailable
+from ws_helpers import recv
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    if (why := unavailable()) is not None:
+        pytest.skip(why)
+    with Cluster(tmp_path_factory.mktemp("moderation"), processes=2,
+                 env={"CARDTABLE_BOT_DELAY": "0"}) as made:
+        yield made
+
+
+async def socket(cluster: Cluster, i: int, http: httpx.AsyncClient, table_id: str,
+                 token: str) -> ClientConnection:
+    """A seat's socket on process ``i``, with the browser's cookie; read past its history."""
+    ws = await connect(f"{cluster.node_ws(i)}/ws/{table_id}", max_queue=None,
+                       additional_headers={"Cookie": f"{COOKIE}={http.cookies.get(COOKIE)}"})
+    await ws.send(json.dumps({"t": "hello", "d": {"token": token}}))
+    while (await recv(ws))["t"] != "chat_history":
+        pass
+    return ws
+
+
+async def lines_until(ws: ClientConnection, text: str) -> list[str]:
+    lines: list[str] = []
+    while True:
+        frame: dict[str, Any] = await recv(ws)
+        if frame["t"] == "chat":
+            if frame["d"]["text"] == text:
+                return lines
+            lines.append(frame["d"]["text"])
+
+
+async def say(ws: ClientConnection, text: str) -> None:
+    await ws.send(json.dumps({"t": "chat", "d": {"text": text}}))
+
+
+async def test_a_block_holds_on_a_socket_of_another_process(cluster: Cluster) -> None:
+    async with httpx.AsyncClient(base_url=cluster.node_url(0)) as ann, \
+            httpx.AsyncClient(base_url=cluster.node_url(1)) as bob:
+        grant = (await ann.post("/api/tables", json={
+            "game": "gin", "opponent": "friend", "name": "Ann",
+            "settings": {"turn_time": 0}})).json()  # owned by process 0
+        bob_grant = (await bob.post(f"/api/tables/{grant['code']}/join",
+                                    json={"name": "Bob"})).json()
+        bob_id = (await bob.get("/api/me")).json()["player_id"]
+        assert (await ann.post(f"/api/blocks/{bob_id}")).status_code == 200
+
+        a = await socket(cluster, 1, ann, grant["table_id"], grant["token"])  # forwarded
+        b = await socket(cluster, 0, bob, grant["table_id"], bob_grant["token"])
+        await say(b, "can Ann hear me?")
+        await lines_until(b, "can Ann hear me?")
+        await say(a, "Ann here")  # after Bob's line at the owner: any copy would be first
+        assert await lines_until(a, "Ann here") == []
+        assert await lines_until(b, "Ann here") == []
+
+        private = (await ann.post("/api/tables", json={
+            "game": "gin", "opponent": "friend", "name": "Ann"})).json()
+        refused = await bob.post(f"/api/tables/{private['code']}/join", json={"name": "Bob"})
+        assert refused.status_code == 403 and refused.json()["detail"] == HOST_REFUSES
+        for ws in (a, b):
+            await ws.close()
