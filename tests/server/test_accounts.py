@@ -188,3 +188,14 @@ async def test_deleting_an_account_removes_his_name_but_not_the_others_history(
     async with browser(server) as http:  # the username is free again
         assert (await http.post("/api/account/register", json={
             "username": "Hank", "password": GOOD})).status_code == 200
+
+
+async def test_the_cookie_is_secure_behind_a_trusted_https_proxy(server: ServerProcess) -> None:
+    async with browser(server) as http:
+        made = await http.post("/api/account/register", json={"username": "ivan", "password": GOOD},
+                               headers={"X-Forwarded-Proto": "https"})
+        assert made.status_code == 200 and "secure" in made.headers["set-cookie"].lower()
+    async with browser(server) as plain:  # plain HTTP: the cookie must work without TLS
+        made = await plain.post("/api/account/register",
+                                json={"username": "judy", "password": GOOD})
+        assert made.status_code == 200 and "secure" not in made.headers["set-cookie"].lower()

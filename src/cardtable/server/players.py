@@ -24,6 +24,7 @@ from starlette.requests import HTTPConnection
 
 from ..store import Store
 from ..store.players import PlayerRecord
+from .security import over_https, trusted_networks
 
 COOKIE = "cardtable_player"
 MAX_AGE = 400 * 24 * 3600
@@ -70,14 +71,23 @@ def session_hash(connection: HTTPConnection) -> str | None:
     return token_hash(token) if token is not None and _TOKEN.match(token) else None
 
 
+def _secure(request: Request) -> bool:
+    """Secure cookies when the page came over HTTPS (ours, or a trusted proxy's)."""
+    config = getattr(getattr(request.app.state, "registry", None), "config", None)
+    trusted = trusted_networks(config.trusted_proxies) if config is not None else ()
+    peer = request.client.host if request.client else None
+    return over_https(request.url.scheme, peer, request.headers.getlist("x-forwarded-proto"),
+                      trusted)
+
+
 def set_session_cookie(request: Request, response: Response, token: str) -> None:
     response.set_cookie(COOKIE, token, max_age=MAX_AGE, path="/", httponly=True,
-                        samesite="lax", secure=request.url.scheme == "https")
+                        samesite="lax", secure=_secure(request))
 
 
 def clear_session_cookie(request: Request, response: Response) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
-                           secure=request.url.scheme == "https")
+                           secure=_secure(request))
 
 
 @dataclass(frozen=True)

@@ -144,6 +144,26 @@ def client_address(peer: str | None, forwarded_for: Sequence[str],
     return str(current)
 
 
+def over_https(scheme: str, peer: str | None, forwarded_proto: Sequence[str],
+               trusted: Sequence[Network]) -> bool:
+    """Whether the browser reached us over HTTPS: our own TLS, or a trusted proxy that
+    ended TLS says so in ``X-Forwarded-Proto`` (the last value: the one it wrote).
+
+    >>> lb = trusted_networks(["127.0.0.1"])
+    >>> over_https("http", "127.0.0.1", ["https"], lb), over_https("http", "6.6.6.6", ["https"], lb)
+    (True, False)
+    >>> over_https("https", None, [], ()), over_https("http", "127.0.0.1", ["https"], ())
+    (True, False)
+    """
+    if scheme == "https":
+        return True
+    current = _address(peer) if peer else None
+    if current is None or not any(current in network for network in trusted):
+        return False
+    values = [v.strip().lower() for header in forwarded_proto for v in header.split(",")]
+    return bool(values) and values[-1] == "https"
+
+
 class TokenBucket:
     """``rate`` frames a second with bursts of ``burst``: the per-connection limit."""
 
