@@ -177,7 +177,9 @@ match_seats = Table(
     Column("game", String(32), nullable=False),
     Column("ended_at", UTCDateTime, nullable=False),
     Index("ix_match_seats_player_recent", "player_id", "ended_at"),
-    Index("ix_match_seats_player_game", "player_id", "game", "won"),
+    # Copied from the match too: counts leave out matches ended by agreement, join-free.
+    Column("agreed", Boolean, nullable=False, server_default="0"),
+    Index("ix_match_seats_player_game", "player_id", "game", "agreed", "won"),
 )
 
 player_stats = Table(
@@ -204,7 +206,8 @@ ratings = Table(
     Column("matches", Integer, nullable=False),  # rated matches played
     Column("updated_at", UTCDateTime, nullable=False),
     # The leaderboard: a game's established players, best first.
-    Index("ix_ratings_board", "game", "display"),
+    # With matches: a rank counts the established above him from the index alone.
+    Index("ix_ratings_board", "game", "display", "matches"),
 )
 
 rating_history = Table(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, insert, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -214,7 +214,7 @@ class Players:
                 {"match_id": match.match_id, "seat": s.seat, "name": s.name, "kind": s.kind,
                  "player_id": s.player_id if s.player_id in known else None,
                  "score": s.score, "won": s.won, "stats": s.stats, "game": match.game,
-                 "ended_at": ended_at}
+                 "ended_at": ended_at, "agreed": match.ended is not None}
                 for s in match.seats])
             for seat in match.seats:
                 if seat.stats and seat.player_id in known:
@@ -261,9 +261,7 @@ class Players:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 select(match_seats.c.game, func.count(), won)
-                .select_from(match_seats.join(matches, and_(
-                    matches.c.match_id == match_seats.c.match_id, matches.c.ended.is_(None))))
-                .where(match_seats.c.player_id == player_id)
+                .where(match_seats.c.player_id == player_id, match_seats.c.agreed.is_(False))
                 .group_by(match_seats.c.game).order_by(match_seats.c.game))).all()
         return [GameCounts(game, int(played), int(wins or 0)) for game, played, wins in rows]
 

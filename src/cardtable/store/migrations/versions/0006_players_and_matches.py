@@ -75,6 +75,7 @@ def upgrade() -> None:
         sa.Column("stats", sa.JSON(), nullable=True),
         sa.Column("game", sa.String(length=32), nullable=False),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("agreed", sa.Boolean(), server_default="0", nullable=False),
         sa.ForeignKeyConstraint(["match_id"], ["matches.match_id"], ondelete="CASCADE",
                                 name="fk_match_seats_match_id_matches"),
         sa.ForeignKeyConstraint(["player_id"], ["players.player_id"], ondelete="SET NULL",
@@ -91,7 +92,8 @@ def upgrade() -> None:
                                 name="fk_player_stats_player_id_players"),
         sa.PrimaryKeyConstraint("player_id", "game", name="pk_player_stats"),
     )
-    op.create_index("ix_match_seats_player_game", "match_seats", ["player_id", "game", "won"])
+    op.create_index("ix_match_seats_player_game", "match_seats",
+                    ["player_id", "game", "agreed", "won"])
 
 
 def downgrade() -> None:

@@ -1,7 +1,8 @@
 """Ratings per player and game (openskill), and each rated match's effect on them.
 
 ``ratings.display`` is mu - 3 sigma, kept beside mu and sigma so that a game's leaderboard
-is one index scan (``ix_ratings_board``).
+is one index scan (``ix_ratings_board``), and a player's rank is counted from the index
+alone (it holds ``matches`` too: only the established are ranked; bench/players.py).
 
 Revision ID: 0007
 Revises: 0006
@@ -35,7 +36,7 @@ def upgrade() -> None:
                                 name="fk_ratings_player_id_players"),
         sa.PrimaryKeyConstraint("player_id", "game", name="pk_ratings"),
     )
-    op.create_index("ix_ratings_board", "ratings", ["game", "display"])
+    op.create_index("ix_ratings_board", "ratings", ["game", "display", "matches"])
     op.create_table(
         "rating_history",
         sa.Column("player_id", sa.String(length=32), nullable=False),
