@@ -164,12 +164,11 @@ function tableSettings(onExpress) {
     h("option", { value: "auto", selected: true }, "Usual"),
     TURN_TIMES.map(([value, text]) => h("option", { value: String(value) }, text)));
   const express = checkField("express", "Express: one hand", false, "One deal instead of a whole match.");
-  const listed = checkField("public", "List in the public lobby", false,
-    "Anyone may take a free seat from Open tables.");
+  const listed = checkField("public", "List in the public lobby", false);
   const spectators = checkField("spectators", "Spectators may watch", true);
   const hints = checkField("hints", "Players may ask for hints", true);
-  const rated = checkField("rated", "Rated", false,
-    "The match counts in the ratings: signed-in players only, each from his own address.");
+  // One line, in the switches' cell: the Play buttons stay on a desktop's first screen.
+  const rated = checkField("rated", "Rated (signed-in players)", false);
   express.input.addEventListener("change", () => onExpress(express.input.checked));
   const levelsBox = h("div", { class: "levels" });
   const levels = []; // chosen per seat, kept while the player count changes
@@ -218,9 +217,10 @@ function tableSettings(onExpress) {
     h("div", { class: "settings-grid" },
       h("div", { class: "option" }, h("label", { for: "turn-time" }, "Turn time"), turn,
         h("span", { class: "hint", id: "turn-time-hint" }, "Usual: 30 s with people, off against the computer.")),
-      express.el, listed.el, rated.el,
+      express.el,
       // two one-line switches share a cell: the grid keeps its rows, the Play buttons
       // stay on a desktop's first screen
+      h("div", { class: "option-stack" }, listed.el, rated.el),
       h("div", { class: "option-stack" }, spectators.el, hints.el)),
     levelsBox);
   return {
