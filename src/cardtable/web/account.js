@@ -3,20 +3,11 @@
 // out, change his password or delete his account. The server says why it refuses
 // anything; the page shows that message as it is.
 
+import { call } from "./api.js";
 import { h, replace } from "./dom.js";
 import { fetchMe } from "./profile.js";
 
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(body || {}),
-  });
-  if (response.ok) return response.status === 204 ? null : response.json();
-  const data = await response.json().catch(() => ({}));
-  let detail = data.detail;
-  if (Array.isArray(detail)) detail = detail.map((d) => d.msg || String(d)).join("; ");
-  throw new Error(detail || `${response.status} ${response.statusText}`);
-}
+const post = (path, body) => call("POST", path, body || {});
 
 /** A small form: labelled fields, one button, its own error line; `submit(values)`. */
 function form(id, title, fields, button, submit, note = null) {

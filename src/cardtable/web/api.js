@@ -8,7 +8,12 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+/**
+ * One JSON request with the server's refusal as the error: every page's fetches go
+ * through here. Resolves to the body (null for 204); rejects with an ApiError whose
+ * message is the server's detail (status 0 when the server cannot be reached).
+ */
+export async function call(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -20,6 +25,7 @@ async function call(method, path, body) {
   } catch {
     throw new ApiError(0, "cannot reach the server");
   }
+  if (response.status === 204) return null;
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     // FastAPI validation errors carry a list in detail; show its first message.
@@ -29,6 +35,8 @@ async function call(method, path, body) {
   }
   return data;
 }
+
+export const getJson = (path) => call("GET", path);
 
 export const listGames = () => call("GET", "/api/games").then((d) => d.games || []);
 

@@ -2,7 +2,8 @@
 // matches or more) by rating, and where this browser's player stands.
 
 import { h, replace } from "./dom.js";
-import { getJson, ratingText } from "./profile.js";
+import { getJson } from "./api.js";
+import { ratingText } from "./profile.js";
 
 export function renderLeaderboard(root, game) {
   const main = h("main", { class: "home leaderboard" }, h("p", { class: "hint" }, "Loading…"));

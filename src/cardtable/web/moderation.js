@@ -6,6 +6,7 @@
 // The list of blocked player ids is loaded once per page load (GET /api/blocks) and kept
 // here; every change sends a "cardtable:blocks" event so the chat and the lists redraw.
 
+import { call } from "./api.js";
 import { h, replace } from "./dom.js";
 import { prefs, setPref } from "./state.js";
 
@@ -14,24 +15,6 @@ export const MAX_REASON = 500; // the server's store/moderation.py MAX_REASON
 let blocked = new Set();
 let loading = null;
 let isPlayer = false; // the browser has a player (its cookie): blocks and reports are his
-
-async function call(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch {
-    throw Object.assign(new Error("cannot reach the server"), { status: 0 });
-  }
-  if (response.status === 204) return null;
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw Object.assign(new Error(data.detail || `${response.status}`), { status: response.status });
-  return data;
-}
 
 function changed() {
   window.dispatchEvent(new Event("cardtable:blocks"));

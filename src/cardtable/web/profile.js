@@ -2,19 +2,9 @@
 // matches; and the "Your matches" panel of the home page. Everything comes from
 // /api/players/ID and /api/me (docs/protocol.md); names go in as text, never markup.
 
+import { getJson } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { profileModeration } from "./moderation.js";
-
-export async function getJson(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
-  if (!response.ok) {
-    const data = await response.json().catch(() => ({}));
-    const error = new Error(data.detail || `${response.status} ${response.statusText}`);
-    error.status = response.status;
-    throw error;
-  }
-  return response.json();
-}
 
 /** This browser's player (null until it has sat down somewhere). */
 export const fetchMe = () => getJson("/api/me");

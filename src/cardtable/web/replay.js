@@ -7,7 +7,7 @@
 import { cardFace, cardName } from "./cards.js";
 import { h, replace, stylesheet } from "./dom.js";
 import { checkShuffle } from "./fairness.js";
-import { getJson } from "./profile.js";
+import { getJson } from "./api.js";
 
 function mini(card) {
   return h("span", { class: "card mini", dataset: { card }, role: "img", "aria-label": cardName(card) },
