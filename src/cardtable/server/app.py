@@ -16,6 +16,7 @@ from ..store import Store
 from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
 from .players import Sitter, sitting_player
+from .rate_limits import RateLimits
 from .registry import Registry
 from .routes import games, health, matches, pages, players
 from .routes.accounts import accounts_router
@@ -87,6 +88,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 await registry.close()
                 await store.close()
                 raise RuntimeError(f"REDIS_URL: cannot reach Redis: {error}") from None
+            limits.share(cluster.redis, config.redis_prefix)  # a limit holds cluster-wide
         drain_before_stop(app.state.drain)
         try:
             yield
@@ -94,6 +96,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await app.state.drain()
             await registry.close()
             if cluster is not None:
+                limits.share(None)
                 await cluster.stop()
             await lobby.close()
             await store.close()
@@ -107,17 +110,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         response.headers.update(SECURITY_HEADERS)
         return response
 
-    limit_lookups = LookupLimit(config)
+    limits = RateLimits(config.trusted_proxies)
+    limit_lookups = LookupLimit(config, limits)
     app.include_router(pages.router)
     pages.mount_static(app)
     app.include_router(games.router)
     app.include_router(health.router)
     app.include_router(players.router)
     app.include_router(matches.router)
-    app.include_router(accounts_router(config))
+    app.include_router(accounts_router(limits))
     app.include_router(tables_router(limit_lookups))
     app.include_router(table_socket_router(config))
-    app.include_router(moderation_router(config))
+    app.include_router(moderation_router(limits))
     async def identify(request: Request, response: Response, name: str) -> Sitter:
         player = await sitting_player(request, response, app.state.registry.store, name)
         return Sitter.of(player, limit_lookups.address_of(request))

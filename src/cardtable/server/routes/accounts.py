@@ -21,7 +21,6 @@ from ..accounts import (
     password_problem,
     username_problem,
 )
-from ..config import ServerConfig
 from ..players import (
     clear_session_cookie,
     current_player,
@@ -31,7 +30,7 @@ from ..players import (
     sitting_player,
     token_hash,
 )
-from ..security import SlidingWindow, client_address, trusted_networks
+from ..rate_limits import RateLimits
 from .shared import registry_of
 
 Text = Annotated[str, StringConstraints(max_length=4 * MAX_PASSWORD)]  # ours says why
@@ -67,15 +66,10 @@ def _account(player: PlayerRecord) -> Account:
     return Account(player_id=player.player_id, name=player.name, username=player.username)
 
 
-def accounts_router(config: ServerConfig) -> APIRouter:
+def accounts_router(limits: RateLimits) -> APIRouter:
     router = APIRouter()
-    per_account = SlidingWindow(TRIES_PER_ACCOUNT, TRY_WINDOW)
-    per_address = SlidingWindow(TRIES_PER_ADDRESS, TRY_WINDOW)
-    proxies = trusted_networks(config.trusted_proxies)
-
-    def address(request: Request) -> str:
-        peer = request.client.host if request.client else None
-        return client_address(peer, request.headers.getlist("x-forwarded-for"), proxies)
+    per_account = limits.window("login-account", TRIES_PER_ACCOUNT, TRY_WINDOW)
+    per_address = limits.window("login-address", TRIES_PER_ADDRESS, TRY_WINDOW)
 
     async def sign_in(request: Request, response: Response, player_id: str) -> None:
         """A new session for this browser; its old one ends (rotation)."""
@@ -108,8 +102,8 @@ def accounts_router(config: ServerConfig) -> APIRouter:
 
     @router.post("/api/account/login")
     async def login(body: Credentials, request: Request, response: Response) -> Account:
-        if not per_address.allow(address(request)) \
-                or not per_account.allow(body.username.casefold()):
+        if not await per_address.allow(limits.address(request)) \
+                or not await per_account.allow(body.username.casefold()):
             raise HTTPException(429, "too many sign-in attempts; wait a quarter of an hour")
         store = registry_of(request).store
         found = await store.players.by_username(body.username)
@@ -139,8 +133,8 @@ def accounts_router(config: ServerConfig) -> APIRouter:
         player = await current_player(request, store)
         if player is None or not player.registered:
             raise HTTPException(401, "sign in first")
-        if not per_address.allow(address(request)) \
-                or not per_account.allow(str(player.username).casefold()):
+        if not await per_address.allow(limits.address(request)) \
+                or not await per_account.allow(str(player.username).casefold()):
             raise HTTPException(429, "too many attempts; wait a quarter of an hour")
         stored = await store.players.password_hash(player.player_id)
         if stored is None or not check_password(stored, password)[0]:

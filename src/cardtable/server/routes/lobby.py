@@ -29,6 +29,8 @@ class QuickJoin(BaseModel):
 Join = Callable[[str, str, Any], Awaitable[dict[str, JSON] | None]]
 """``join(code, name, who)`` seats a person at a table: the SeatGrant dict, or None when
 no seat was free any more (``who``: what ``identify`` said of him, else None)."""
+Limit = Callable[[Request], Awaitable[None]]
+"""``limit(request)`` spends one of the address's lookups, or raises HTTP 429."""
 Identify = Callable[[Request, Response, str], Awaitable[Any]]
 """``identify(request, response, name)``: who sits down (the server's Sitter: his lasting
 identity, its cookie set on ``response`` when new)."""
@@ -36,7 +38,7 @@ identity, its cookie set on ``response`` when new)."""
 
 def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
                  allowed_origins: Iterable[str] = (), *,
-                 limit: Callable[[Request], None] | None = None, max_frame: int = MAX_FRAME,
+                 limit: Limit | None = None, max_frame: int = MAX_FRAME,
                  frame_rate: float = 20.0, frame_burst: int = 40,
                  identify: Identify | None = None) -> APIRouter:
     """The lobby's routes; ``limit(request)`` raises HTTP 429 when the client's address
@@ -52,7 +54,7 @@ def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
     async def quick_join(body: QuickJoin, request: Request,
                          response: Response) -> dict[str, JSON]:
         if limit is not None:
-            limit(request)
+            await limit(request)
         if body.game is not None and body.game not in GAMES:
             raise HTTPException(422, f"game: unknown game {body.game[:32]!r}")
         candidates = lobby_of(request).quick_join_candidates(body.game, body.players)
@@ -79,7 +81,7 @@ def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
 
 def install_routes(app: FastAPI, lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
                    allowed_origins: Iterable[str] = (), *,
-                   limit: Callable[[Request], None] | None = None, max_frame: int = MAX_FRAME,
+                   limit: Limit | None = None, max_frame: int = MAX_FRAME,
                    frame_rate: float = 20.0, frame_burst: int = 40,
                    identify: Identify | None = None) -> None:
     """Add the lobby's routes (:func:`lobby_router`) to ``app``, before the routes it

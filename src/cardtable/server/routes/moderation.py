@@ -21,10 +21,9 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 from ...store.moderation import MAX_REASON, ReportRecord, utcnow
 from ...store.players import PlayerRecord
 from ..chat import clean
-from ..config import ServerConfig
 from ..moderation import blocklists_of
 from ..players import current_player
-from ..security import SlidingWindow, client_address, trusted_networks
+from ..rate_limits import RateLimits
 from .shared import registry_of
 
 MAX_BLOCKS = 500  # players one player may block
@@ -61,14 +60,9 @@ class Reported(BaseModel):
     table: str | None
 
 
-def moderation_router(config: ServerConfig) -> APIRouter:
+def moderation_router(limits: RateLimits) -> APIRouter:
     router = APIRouter()
-    per_address = SlidingWindow(REPORTS_PER_ADDRESS, 3600)
-    proxies = trusted_networks(config.trusted_proxies)
-
-    def address(request: Request) -> str:
-        peer = request.client.host if request.client else None
-        return client_address(peer, request.headers.getlist("x-forwarded-for"), proxies)
+    per_address = limits.window("reports", REPORTS_PER_ADDRESS, 3600)
 
     async def me(request: Request) -> PlayerRecord:
         player = await current_player(request, registry_of(request).store)
@@ -142,8 +136,9 @@ def moderation_router(config: ServerConfig) -> APIRouter:
         if body.table is not None and not _CODE.match(body.table):
             raise HTTPException(422, "table: not a table code")
         store = registry_of(request).store
-        if not per_address.allow(address(request)) or await store.moderation.reports_since(
-                player.player_id, utcnow() - timedelta(hours=1)) >= REPORTS_PER_HOUR:
+        if not await per_address.allow(limits.address(request)) \
+                or await store.moderation.reports_since(
+                    player.player_id, utcnow() - timedelta(hours=1)) >= REPORTS_PER_HOUR:
             raise HTTPException(429, f"at most {REPORTS_PER_HOUR} reports an hour: "
                                      "try again later")
         code = None

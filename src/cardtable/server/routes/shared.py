@@ -11,8 +11,8 @@ from starlette.requests import HTTPConnection
 
 from ..config import ServerConfig
 from ..lobby import Lobby
+from ..rate_limits import RateLimits
 from ..registry import Registry, TableHandle
-from ..security import SlidingWindow, client_address, trusted_networks
 
 T = TypeVar("T")
 
@@ -43,16 +43,10 @@ class LookupLimit:
     address, so codes cannot be guessed by trying them.  Calling it with a request
     spends one lookup, or raises HTTP 429 when the address has none left."""
 
-    def __init__(self, config: ServerConfig) -> None:
-        self.window = SlidingWindow(config.join_limit, config.join_window)
-        self.proxies = trusted_networks(config.trusted_proxies)
+    def __init__(self, config: ServerConfig, limits: RateLimits) -> None:
+        self.window = limits.window("lookups", config.join_limit, config.join_window)
+        self.address_of = limits.address
 
-    def address_of(self, connection: HTTPConnection) -> str:
-        """Whom to count a request against (see client_address: proxies only if trusted)."""
-        peer = connection.client.host if connection.client else None
-        return client_address(peer, connection.headers.getlist("x-forwarded-for"),
-                              self.proxies)
-
-    def __call__(self, request: Request) -> None:
-        if not self.window.allow(self.address_of(request)):
+    async def __call__(self, request: Request) -> None:
+        if not await self.window.allow(self.address_of(request)):
             raise HTTPException(429, "too many room-code lookups; wait a minute")

@@ -55,7 +55,7 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
 
     @router.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> p.TableInfo:
-        limit_lookups(request)
+        await limit_lookups(request)
 
         async def info(table: TableHandle) -> p.TableInfo:
             return await table.info()
@@ -68,7 +68,7 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
     @router.post("/api/tables/{code}/join")
     async def join(code: str, body: p.JoinTable, request: Request,
                    response: Response) -> p.SeatGrant:
-        limit_lookups(request)
+        await limit_lookups(request)
         registry = registry_of(request)
         player = await sitting_player(request, response, registry.store, body.name)
         sitter = Sitter.of(player, limit_lookups.address_of(request))
@@ -88,7 +88,7 @@ def tables_router(limit_lookups: LookupLimit) -> APIRouter:
     @router.get("/api/tables/{code}/match")
     async def download_match(code: str, request: Request) -> JSONResponse:
         """The table's match as a file (``cardtable verify FILE``), once it is over."""
-        limit_lookups(request)
+        await limit_lookups(request)
         store = registry_of(request).store
         record = await store.get_table_by_code(code.strip().upper())
         if record is None:

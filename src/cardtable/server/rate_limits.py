@@ -1,0 +1,113 @@
+"""Rate limits per key (a client's address, an account name) that hold across a cluster.
+
+A single process counts in memory (:class:`~.security.SlidingWindow`). Processes joined
+by Redis count together, or a limit would be multiplied by the number of processes behind
+the proxy: eight sign-in tries per account would be sixteen with two processes, and room
+codes could be guessed twice as fast. Each key is a sliding log in one Redis sorted set,
+trimmed, counted and appended by one Lua script on the Redis server's clock (the
+processes' clocks never meet) and expiring with its window. Keys are hashed: Redis holds
+no address or username.
+
+If Redis cannot be reached, a process counts alone until it can again (and says so in
+its log): the limit stays a limit, and a Redis blip refuses nobody's sign-in.
+
+=========  ======================================  ==========================
+window     counts                                   default
+=========  ======================================  ==========================
+lookups    room-code lookups and joins per address  CARDTABLE_JOIN_LIMIT / min
+login      sign-in tries per address / per account  30 / 8 per 15 min
+reports    reports per address                      60 per hour
+=========  ======================================  ==========================
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Iterable
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+from starlette.requests import HTTPConnection
+
+from .security import Network, SlidingWindow, client_address, trusted_networks
+
+log = logging.getLogger("cardtable.limits")
+
+# KEYS[1]: the key's log; ARGV: window (ms), limit, a unique member. 1 = allowed.
+_SLIDE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], window)
+return 1
+"""
+
+
+class SharedWindow:
+    """At most ``limit`` events per ``seconds`` per key: in this process, or across every
+    process sharing a Redis once :meth:`share` is called."""
+
+    def __init__(self, name: str, limit: int, seconds: float):
+        self.name, self.limit, self.seconds = name, limit, seconds
+        self.local = SlidingWindow(limit, seconds)
+        self._redis: Redis | None = None
+        self._prefix = ""
+        self._alone = False  # Redis failed: counting here until it answers again
+
+    def share(self, redis: Redis | None, prefix: str = "") -> None:
+        self._redis, self._prefix = redis, prefix
+
+    def redis_key(self, key: str) -> str:
+        digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+        return f"{self._prefix}:limit:{self.name}:{digest}"
+
+    async def allow(self, key: str) -> bool:
+        """Spend one event of ``key``'s budget: False (nothing spent) when none is left."""
+        if self._redis is None:
+            return self.local.allow(key)
+        try:
+            allowed = await self._redis.eval(
+                _SLIDE, 1, self.redis_key(key), int(self.seconds * 1000), self.limit,
+                secrets.token_hex(8))
+        except (RedisError, OSError) as error:
+            if not self._alone:
+                log.warning("rate limit %s: Redis failed (%s); this process counts alone",
+                            self.name, error)
+                self._alone = True
+            return self.local.allow(key)
+        if self._alone:
+            log.warning("rate limit %s: Redis answers again; counting together", self.name)
+            self._alone = False
+        return bool(allowed)
+
+
+class RateLimits:
+    """The app's windows, and whom a request counts against."""
+
+    def __init__(self, trusted_proxies: Iterable[str] = ()):
+        self.proxies: tuple[Network, ...] = trusted_networks(trusted_proxies)
+        self._windows: dict[str, SharedWindow] = {}
+
+    def window(self, name: str, limit: int, seconds: float) -> SharedWindow:
+        if name in self._windows:
+            raise ValueError(f"there is a rate limit called {name!r} already")
+        made = self._windows[name] = SharedWindow(name, limit, seconds)
+        return made
+
+    def share(self, redis: Redis | None, prefix: str = "") -> None:
+        """Count in ``redis`` from now on (None: in this process again)."""
+        for window in self._windows.values():
+            window.share(redis, prefix)
+
+    def address(self, connection: HTTPConnection) -> str:
+        """Whom to count a request against (see client_address: proxies only if trusted)."""
+        peer = connection.client.host if connection.client else None
+        return client_address(peer, connection.headers.getlist("x-forwarded-for"),
+                              self.proxies)
