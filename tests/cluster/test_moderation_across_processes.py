@@ -81,3 +81,50 @@ async def test_a_block_holds_on_a_socket_of_another_process(cluster: Cluster) ->
         assert refused.status_code == 403 and refused.json()["detail"] == HOST_REFUSES
         for ws in (a, b):
             await ws.close()
+
+
+async def test_a_block_reaches_sockets_already_open_on_every_process(cluster: Cluster) -> None:
+    """Sockets first, then the block, made on a process that is neither the table's owner
+    nor the blocker's socket's (and unblocking on the owner): each time his next line
+    goes by the open socket as it should, with no reconnection."""
+    async with httpx.AsyncClient(base_url=cluster.node_url(0)) as ann0, \
+            httpx.AsyncClient(base_url=cluster.node_url(1)) as bob:
+        grant = (await ann0.post("/api/tables", json={
+            "game": "gin", "opponent": "friend", "name": "Ann",
+            "settings": {"turn_time": 0}})).json()  # owned by process 0
+        bob_grant = (await bob.post(f"/api/tables/{grant['code']}/join",
+                                    json={"name": "Bob"})).json()
+        bob_id = (await bob.get("/api/me")).json()["player_id"]
+        cookie = {COOKIE: ann0.cookies.get(COOKIE) or ""}
+        a = await socket(cluster, 1, ann0, grant["table_id"], grant["token"])  # forwarded
+        b = await socket(cluster, 0, bob, grant["table_id"], bob_grant["token"])
+        # A second table, owned by process 1, where Ann's socket is local to the owner.
+        async with httpx.AsyncClient(base_url=cluster.node_url(1), cookies=cookie) as ann1:
+            other = (await ann1.post("/api/tables", json={
+                "game": "gin", "opponent": "friend", "name": "Ann",
+                "settings": {"turn_time": 0}})).json()
+            other_bob = (await bob.post(f"/api/tables/{other['code']}/join",
+                                        json={"name": "Bob"})).json()
+            a2 = await socket(cluster, 1, ann0, other["table_id"], other["token"])
+            b2 = await socket(cluster, 1, bob, other["table_id"], other_bob["token"])
+
+            await say(b, "before the block")
+            assert await lines_until(a, "before the block") == []
+
+            async with httpx.AsyncClient(base_url=cluster.node_url(1), cookies=cookie) as anns:
+                # Made on process 1 (the forwarded socket's): the owner (0) must hear it.
+                assert (await anns.post(f"/api/blocks/{bob_id}")).status_code == 200
+            await say(b, "after the block")
+            await say(b2, "after the block, too")
+            await say(a, "Ann again")
+            await say(a2, "Ann again, too")
+            assert await lines_until(a, "Ann again") == []
+            assert await lines_until(a2, "Ann again, too") == []
+            assert "after the block" in await lines_until(b, "Ann again")
+
+            # Unblocked on process 0 (the owner of the first table): his lines come back.
+            assert (await ann0.delete(f"/api/blocks/{bob_id}")).status_code == 204
+            await say(b, "unblocked")
+            assert await lines_until(a, "unblocked") == []
+            for ws in (a, b, a2, b2):
+                await ws.close()

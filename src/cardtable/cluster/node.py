@@ -12,6 +12,10 @@ node whose heartbeat is gone (their seats go into their grace period as if the s
 dropped), and a holder closes its sockets of a table whose owner changed, with 1012
 (reconnect now): the client says hello again, here or elsewhere, and the node that gets
 the hello takes the lease over if it expired, replays the log and goes on.
+
+Every node also hears what the others broadcast on the lobby's channel: tables' changes
+for its lobby, and block changes (``block``), which reach the blocker's sockets and the
+stand-ins for them here at once.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ if TYPE_CHECKING:
     from ..server.table import Table
 
 log = logging.getLogger("cardtable.cluster")
+BlockChanged = Callable[[str, str, bool], None]  # (blocker, blocked, blocking)
 
 
 class ClusterNode:
@@ -54,6 +59,8 @@ class ClusterNode:
         # Holder side: remote key -> (the socket's connection, the table it went to).
         self.held: dict[str, tuple[Connection, RemoteTable]] = {}
         self.draining = False
+        self._on_lobby: Callable[[Message], None] | None = None
+        self._on_block: BlockChanged | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()  # held until done (not collected)
 
@@ -63,12 +70,16 @@ class ClusterNode:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def start(self, registry: Registry, on_lobby: Callable[[Message], None]) -> None:
-        """Join the card room (``ConnectionError`` if Redis cannot be reached)."""
+    async def start(self, registry: Registry, on_lobby: Callable[[Message], None],
+                    on_block: BlockChanged | None = None) -> None:
+        """Join the card room (``ConnectionError`` if Redis cannot be reached).
+        ``on_lobby`` hears every other process's table changes, ``on_block`` its block
+        changes (for this process's block lists, server/moderation.py)."""
         self.registry = registry
         await self.redis.ping()
         await self._beat()
-        self.bus.on_lobby = on_lobby
+        self._on_lobby, self._on_block = on_lobby, on_block
+        self.bus.on_lobby = self._heard
         await self.bus.start()
         self.leases.start()
         self._tasks = [asyncio.create_task(self._watch(), name="cluster watch")]
@@ -88,6 +99,35 @@ class ClusterNode:
 
     def lobby_changed(self, info: dict[str, Any], private: bool) -> None:
         self.bus.post_lobby({"node": self.node, "info": info, "private": private})
+
+    def _heard(self, message: Message) -> None:
+        """A message every process hears (the lobby's channel), from another process."""
+        if message.get("k") == "block":
+            blocker, blocked = str(message.get("by", "")), str(message.get("of", ""))
+            blocking = bool(message.get("on"))
+            self._block_stand_ins(blocker, blocked, blocking)
+            if self._on_block is not None:
+                self._on_block(blocker, blocked, blocking)
+        elif self._on_lobby is not None:
+            self._on_lobby(message)
+
+    # -- blocks -------------------------------------------------------------------------------
+
+    def block_changed(self, blocker: str, blocked: str, blocking: bool) -> None:
+        """This process changed a block: the blocker's sockets everywhere hear of it now.
+        Chat is filtered where a table lives, so the stand-ins there for his sockets on
+        other processes change too, not only the sockets' own processes' lists."""
+        self._block_stand_ins(blocker, blocked, blocking)
+        self.bus.post_lobby({"k": "block", "node": self.node, "by": blocker, "of": blocked,
+                             "on": blocking})
+
+    def _block_stand_ins(self, blocker: str, blocked: str, blocking: bool) -> None:
+        for _, conn in self.remote.values():
+            if conn.player_id == blocker:
+                if blocking:
+                    conn.blocked.add(blocked)
+                else:
+                    conn.blocked.discard(blocked)
 
     # -- holder side ----------------------------------------------------------------------------
 

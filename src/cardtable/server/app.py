@@ -15,6 +15,7 @@ from ..cluster.node import ClusterNode
 from ..store import Store
 from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
+from .moderation import BlockLists
 from .players import Sitter, sitting_player
 from .rate_limits import RateLimits
 from .registry import Registry
@@ -79,11 +80,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
         registry = Registry(store, config, notify=notify, cluster=cluster)
         app.state.lobby, app.state.registry, app.state.cluster = lobby, registry, cluster
+        app.state.blocklists = blocklists = BlockLists()
         app.state.drain = functools.partial(drain, app)
         if cluster is not None:
             try:
                 await cluster.start(registry, lambda message: lobby.table_changed(
-                    message["info"], message["private"]))
+                    message["info"], message["private"]), on_block=blocklists.changed)
             except (RedisError, OSError) as error:
                 await registry.close()
                 await store.close()

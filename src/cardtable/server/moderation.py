@@ -5,9 +5,11 @@ A table socket knows its browser's player from the cookie its handshake carried
 (``routes/table_socket.py``, at hello) and holds his block list: one set per player
 shared by all his sockets on this process (:class:`BlockLists`), loaded from the store
 when his first socket says hello and changed in place by the block API of this process,
-so a block takes effect at once on every socket of his here. A socket held by another
-process of a cluster (``cardtable.cluster``) hears of it from its next connection; the
-browser hides the blocked player's lines meanwhile (it knows every seat's player).
+so a block takes effect at once on every socket of his here. In a cluster
+(``cardtable.cluster``) the change is broadcast to every other process: their lists, and
+the stand-ins of the tables they own for his sockets elsewhere (a table filters its chat
+where it lives), change as soon as the message arrives; the browser hides the blocked
+player's lines by seat as well.
 
 Every chat line knows its author's player: a seat's line the seat's player, a
 spectator's line the player of the socket that said it (kept, with the table's chat, in
@@ -91,6 +93,16 @@ def blocklists_of(connection: HTTPConnection) -> BlockLists:
     if lists is None:
         lists = state.blocklists = BlockLists()
     return lists
+
+
+def block_changed(connection: HTTPConnection, blocker_id: str, blocked_id: str,
+                  blocking: bool) -> None:
+    """The block API changed a block: the blocker's sockets on this process know at once,
+    and those on every other process of a cluster as soon as the broadcast arrives."""
+    blocklists_of(connection).changed(blocker_id, blocked_id, blocking)
+    cluster = getattr(connection.app.state, "cluster", None)
+    if cluster is not None:
+        cluster.block_changed(blocker_id, blocked_id, blocking)
 
 
 def spectator_sender(number: int, player_id: str | None) -> str:

@@ -3,10 +3,11 @@ blocks, and report a player to the operator. Every change needs the browser's pl
 cookie, ``server/players.py``): without one, 401 (the list answers that such a browser
 blocks nobody). Refusals say why and change nothing.
 
-A block takes effect at once on this process's table sockets of the blocker
-(``server/moderation.py``); a report is stored for the operator (``store.moderation``),
-at most :data:`REPORTS_PER_HOUR` a reporter (counted in the database, so across
-processes and restarts) and :data:`REPORTS_PER_ADDRESS` an address and process an hour.
+A block takes effect at once on the blocker's table sockets, on this process and (in a
+cluster) on the others (``server/moderation.py``); a report is stored for the operator
+(``store.moderation``), at most :data:`REPORTS_PER_HOUR` a reporter (counted in the
+database, so across processes and restarts) and :data:`REPORTS_PER_ADDRESS` an address an
+hour (``server/rate_limits.py``: across processes too).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 from ...store.moderation import MAX_REASON, ReportRecord, utcnow
 from ...store.players import PlayerRecord
 from ..chat import clean
-from ..moderation import blocklists_of
+from ..moderation import block_changed
 from ..players import current_player
 from ..rate_limits import RateLimits
 from .shared import registry_of
@@ -105,7 +106,7 @@ def moderation_router(limits: RateLimits) -> APIRouter:
             raise HTTPException(422, f"you block {MAX_BLOCKS} players already: unblock "
                                      "some first")
         await moderation.block(player.player_id, blocked.player_id)
-        blocklists_of(request).changed(player.player_id, blocked.player_id, True)
+        block_changed(request, player.player_id, blocked.player_id, True)
         return Blocked(player_id=blocked.player_id, name=blocked.name,
                        since=utcnow().isoformat())
 
@@ -116,7 +117,7 @@ def moderation_router(limits: RateLimits) -> APIRouter:
         blocked = await other(request, player_id)
         await registry_of(request).store.moderation.unblock(player.player_id,
                                                             blocked.player_id)
-        blocklists_of(request).changed(player.player_id, blocked.player_id, False)
+        block_changed(request, player.player_id, blocked.player_id, False)
         return Response(status_code=204)
 
     @router.post("/api/reports", status_code=201)
