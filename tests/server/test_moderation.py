@@ -24,8 +24,10 @@ import httpx
 import pytest
 from sqlalchemy.exc import IntegrityError
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 import db_fixtures
+from cardtable.server.codes import CloseCode
 from cardtable.server.moderation import HOST_REFUSES, BlockLists
 from cardtable.server.players import COOKIE, token_hash
 from cardtable.server.routes.moderation import REPORTS_PER_ADDRESS, REPORTS_PER_HOUR
@@ -478,6 +480,49 @@ async def test_the_blocked_cannot_sit_at_the_blockers_private_tables(
     again = await ann.http.post("/api/tables", json={
         "game": "gin", "opponent": "friend", "name": "Ann", "settings": {"private": True}})
     assert (await bob.join(again.json()["code"], "Bob")).status_code == 200
+    for g in (ann, bob, cy):
+        await g.close()
+
+
+async def refused_hello(guest: Guest, table_id: str, hello: Frame) -> tuple[Frame, int]:
+    """A hello the table refuses: (its error frame, the close code that follows)."""
+    ws = await connect(f"{guest.server.ws_base}/ws/{table_id}", max_queue=None,
+                       additional_headers={"Cookie": f"{COOKIE}={guest.cookie}"})
+    await ws.send(json.dumps({"t": "hello", "d": hello}))
+    error = await recv(ws)
+    with pytest.raises(ConnectionClosed):
+        await recv(ws)
+    assert ws.close_code is not None
+    return error, ws.close_code
+
+
+async def test_the_blocked_cannot_watch_the_blockers_private_tables(
+        server: ServerProcess) -> None:
+    ann, bob, cy = (await guest(server, "Ann"), await guest(server, "Bob"),
+                    await guest(server, "Cy"))
+    private = (await ann.http.post("/api/tables", json={
+        "game": "gin", "opponent": "friend", "name": "Ann",
+        "settings": {"private": True, "spectators": True, "turn_time": 0}})).json()
+    seated = (await bob.join(private["code"], "Bob")).json()  # before the block
+    await ann.http.post(f"/api/blocks/{bob.player_id}")
+
+    error, code = await refused_hello(bob, private["table_id"],
+                                      {"spectate": True, "name": "Bob"})
+    assert error["t"] == "error" and error["d"]["code"] == "host_refuses"
+    assert error["d"]["message"] == HOST_REFUSES and code == CloseCode.HOST_REFUSES
+    info = (await ann.http.get(f"/api/tables/{private['code']}")).json()
+    assert info["spectators"] == 0  # nothing changed
+    watching, _ = await cy.socket(private["table_id"], {"spectate": True, "name": "Cy"})
+    mine, _ = await bob.socket(private["table_id"], {"token": seated["token"]})  # his seat
+    public = (await ann.http.post("/api/tables", json={
+        "game": "gin", "opponent": "friend", "name": "Ann",
+        "settings": {"private": False, "spectators": True, "turn_time": 0}})).json()
+    open_table, _ = await bob.socket(public["table_id"], {"spectate": True, "name": "Bob"})
+
+    await ann.http.delete(f"/api/blocks/{bob.player_id}")
+    again, _ = await bob.socket(private["table_id"], {"spectate": True, "name": "Bob"})
+    for ws in (watching, mine, open_table, again):
+        await ws.close()
     for g in (ann, bob, cy):
         await g.close()
 

@@ -34,3 +34,4 @@ class CloseCode(IntEnum):
     UNKNOWN_TABLE = 4004
     NO_SPECTATORS = 4005  # this table admits no spectators
     SPECTATORS_FULL = 4006  # the spectator cap is reached
+    HOST_REFUSES = 4007  # the private table's host blocks this browser's player

@@ -215,7 +215,7 @@ class Table:
             case Join(name=name, seat=seat, sitter=sitter):
                 return await self.presence.join(self, name, seat, sitter)
             case Attach(conn=conn, hello=hello):
-                return self.presence.attach(self, conn, hello)
+                return await self.presence.attach(self, conn, hello)
             case Detach(conn=conn):
                 self.presence.detach(self, conn)
             case Info():

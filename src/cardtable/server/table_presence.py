@@ -259,13 +259,19 @@ class Presence:
         table.record.seats = seats  # only once it is saved
         table.record.status = status
 
-    def attach(self, table: PresenceHost, conn: Connection, hello: p.Hello) -> str | None:
+    async def attach(self, table: PresenceHost, conn: Connection,
+                     hello: p.Hello) -> str | None:
         """Welcome a connection; or the error code that refuses it."""
         if hello.d.spectate and hello.d.token is None:
             if not table.table_settings.spectators:
                 return "no_spectators"
             if table.spectators() >= table.config.max_spectators:
                 return "table_full_spectators"  # a seat token is never refused for this
+            host = host_of(table.record.seats)
+            if await host_keeps_out(table.store, table.table_settings.private,
+                                    None if host is None else table.record.seats[host].player_id,
+                                    conn.player_id):
+                return "host_refuses"  # he may not sit there: nor may he watch
             conn.seat = None
             conn.name = hello.d.name or f"Spectator {conn.number}"
         else:

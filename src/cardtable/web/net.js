@@ -17,6 +17,7 @@ const FATAL_CLOSES = {
   4003: "Your seat token was refused.", 4004: "This table does not exist.",
   4005: "The host does not allow spectators at this table.",
   4006: "This table has as many spectators as it can take. Try again later.",
+  4007: "The host of this private table does not take you.",
 };
 
 // Unique per page load, so ids stay unique per seat across reloads too.

@@ -24,8 +24,8 @@ const CONNECTION_TEXT = {
   connecting: "Connecting…", connected: "Connected", reconnecting: "Reconnecting…", closed: "Disconnected",
 };
 // Error codes that only mean "the table moved on"; the snapshot that follows fixes it.
-// no_spectators: the 4005 close that follows says it once.
-const QUIET_ERRORS = new Set(["stale", "no_spectators"]);
+// no_spectators, host_refuses: the 4005 / 4007 close that follows says it once.
+const QUIET_ERRORS = new Set(["stale", "no_spectators", "host_refuses"]);
 
 /**
  * Seat names as the join page and the seat chips both show them: a person's name, a

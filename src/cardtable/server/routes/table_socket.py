@@ -19,7 +19,7 @@ from .. import protocol as p
 from ..codes import CloseCode
 from ..config import ServerConfig
 from ..connection import Connection
-from ..moderation import blocklists_of
+from ..moderation import HOST_REFUSES, blocklists_of
 from ..players import session_hash
 from ..registry import Registry, TableHandle
 from ..security import TokenBucket, origin_allowed
@@ -33,6 +33,7 @@ REFUSALS = {  # why a hello is refused: close code and message
     "table_full_spectators": (CloseCode.SPECTATORS_FULL,
                               "this table has as many spectators as it takes; try again later"),
     "unknown_table": (CloseCode.UNKNOWN_TABLE, "unknown table"),
+    "host_refuses": (CloseCode.HOST_REFUSES, HOST_REFUSES),
 }
 REDIS_AWAY = "the card room's coordinator (Redis) is unavailable; reconnecting"
 MOVING = "the table is moving to another server; reconnecting"
