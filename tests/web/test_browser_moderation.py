@@ -6,7 +6,8 @@ of a private table, and the "Hide all chat" switch.
 
 Each browser gets its own player by creating or joining a table with its own cookies
 (``page.request``); the seat tokens go in localStorage as the home page would keep them.
-Screenshots: artifacts/screenshots/moderation-{table,report,hidden-chat,profile}-<size>.png.
+Screenshots: artifacts/screenshots/moderation-{table,report,hidden-chat,profile,
+private-no-watching}-<size>.png.
 """
 
 from __future__ import annotations
@@ -269,7 +270,8 @@ def test_blocking_and_reporting_from_a_profile(browser: Browser, web: WebServer)
     a.reload()  # it is the server's: still blocked
     a.wait_for_selector('#profile-block[data-blocked="true"]')
 
-    # Blocked, Bob cannot sit at Ann's private table; he may still at her public one.
+    # Blocked, Bob can neither sit at nor watch Ann's private table; he may sit at her
+    # public one.
     private = ann.create("Ann")
     b = bob.page
     b.goto(f"{web.base_url}/t/{private['code']}")
@@ -279,6 +281,12 @@ def test_blocking_and_reporting_from_a_profile(browser: Browser, web: WebServer)
     assert [p for p in bob.problems if "403" not in p] == []  # the refusal, logged
     bob.problems.clear()
     screenshot(b, "moderation-private-refused")
+    b.click("#watch")  # nor may he watch it
+    b.wait_for_selector("section.lobby h1:text('Cannot join this table')")
+    assert "The host of this private table does not take you." in b.inner_text("section.lobby")
+    shots(b, "moderation-private-no-watching")
+    assert [p for p in bob.problems if "403" not in p] == []
+    bob.problems.clear()
     public = ann.create("Ann", private=False)
     b.goto(f"{web.base_url}/t/{public['code']}")
     b.click("#sit-down")
