@@ -29,7 +29,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import TracebackType
@@ -37,7 +37,9 @@ from typing import Any
 
 import asyncpg
 import httpx
+import pytest
 import redis
+from redis.asyncio import Redis as AsyncRedis
 
 from db_fixtures import (
     PG_HOST,
@@ -84,6 +86,19 @@ def unavailable(proxy: str = "haproxy") -> str | None:
     except (OSError, TimeoutError, asyncpg.PostgresError) as error:
         return f"PostgreSQL not reachable at {PG_HOST}:{PG_PORT}: {error!r}"
     return None
+
+
+@pytest.fixture(name="redis")
+async def live_redis() -> AsyncIterator[AsyncRedis]:
+    """An asyncio client of the tests' Redis (the test skips when there is none)."""
+    client: AsyncRedis = AsyncRedis.from_url(shared_redis_url())
+    try:
+        await client.ping()
+    except Exception as error:
+        await client.aclose()
+        pytest.skip(f"no Redis at {shared_redis_url()}: {error!r}")
+    yield client
+    await client.aclose()
 
 
 async def _probe_postgres() -> None:

@@ -42,4 +42,5 @@ def brute_force_deadwood(cards: Sequence[int], ace_high: bool = False,
 
 import toy_war  # noqa: E402, F401  (registers the toy game: every suite over GAMES plays it)
 from browser_harness import base_url, browser  # noqa: E402, F401  (browser tests' fixtures)
+from cluster_harness import live_redis  # noqa: E402, F401  (the `redis` fixture: a live client)
 from server_harness import server  # noqa: E402, F401  (the real-server fixture, for every test)

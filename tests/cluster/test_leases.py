@@ -6,25 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis
 
 from cardtable.cluster.leases import Leases, holder_of
-from cluster_harness import RedisServer, shared_redis_url
-
-
-@pytest.fixture
-async def redis() -> AsyncIterator[Redis]:
-    client = Redis.from_url(shared_redis_url())
-    try:
-        await client.ping()
-    except Exception as error:
-        pytest.skip(f"no Redis at {shared_redis_url()}: {error!r}")
-    yield client
-    await client.aclose()
+from cluster_harness import RedisServer
 
 
 @pytest.fixture

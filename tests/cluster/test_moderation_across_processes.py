@@ -56,14 +56,22 @@ async def say(ws: ClientConnection, text: str) -> None:
     await ws.send(json.dumps({"t": "chat", "d": {"text": text}}))
 
 
+async def friends_table(host: httpx.AsyncClient,
+                        guest: httpx.AsyncClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A Gin table made by ``host`` (owned by the process he asked) that ``guest`` joins:
+    both seat grants."""
+    grant = (await host.post("/api/tables", json={
+        "game": "gin", "opponent": "friend", "name": "Ann",
+        "settings": {"turn_time": 0}})).json()
+    joined = (await guest.post(f"/api/tables/{grant['code']}/join",
+                               json={"name": "Bob"})).json()
+    return grant, joined
+
+
 async def test_a_block_holds_on_a_socket_of_another_process(cluster: Cluster) -> None:
     async with httpx.AsyncClient(base_url=cluster.node_url(0)) as ann, \
             httpx.AsyncClient(base_url=cluster.node_url(1)) as bob:
-        grant = (await ann.post("/api/tables", json={
-            "game": "gin", "opponent": "friend", "name": "Ann",
-            "settings": {"turn_time": 0}})).json()  # owned by process 0
-        bob_grant = (await bob.post(f"/api/tables/{grant['code']}/join",
-                                    json={"name": "Bob"})).json()
+        grant, bob_grant = await friends_table(ann, bob)  # owned by process 0
         bob_id = (await bob.get("/api/me")).json()["player_id"]
         assert (await ann.post(f"/api/blocks/{bob_id}")).status_code == 200
 
@@ -89,22 +97,14 @@ async def test_a_block_reaches_sockets_already_open_on_every_process(cluster: Cl
     goes by the open socket as it should, with no reconnection."""
     async with httpx.AsyncClient(base_url=cluster.node_url(0)) as ann0, \
             httpx.AsyncClient(base_url=cluster.node_url(1)) as bob:
-        grant = (await ann0.post("/api/tables", json={
-            "game": "gin", "opponent": "friend", "name": "Ann",
-            "settings": {"turn_time": 0}})).json()  # owned by process 0
-        bob_grant = (await bob.post(f"/api/tables/{grant['code']}/join",
-                                    json={"name": "Bob"})).json()
+        grant, bob_grant = await friends_table(ann0, bob)  # owned by process 0
         bob_id = (await bob.get("/api/me")).json()["player_id"]
         cookie = {COOKIE: ann0.cookies.get(COOKIE) or ""}
         a = await socket(cluster, 1, ann0, grant["table_id"], grant["token"])  # forwarded
         b = await socket(cluster, 0, bob, grant["table_id"], bob_grant["token"])
         # A second table, owned by process 1, where Ann's socket is local to the owner.
         async with httpx.AsyncClient(base_url=cluster.node_url(1), cookies=cookie) as ann1:
-            other = (await ann1.post("/api/tables", json={
-                "game": "gin", "opponent": "friend", "name": "Ann",
-                "settings": {"turn_time": 0}})).json()
-            other_bob = (await bob.post(f"/api/tables/{other['code']}/join",
-                                        json={"name": "Bob"})).json()
+            other, other_bob = await friends_table(ann1, bob)
             a2 = await socket(cluster, 1, ann0, other["table_id"], other["token"])
             b2 = await socket(cluster, 1, bob, other["table_id"], other_bob["token"])
 

@@ -11,25 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
 
 from cardtable.server.rate_limits import RateLimits, SharedWindow
-from cluster_harness import shared_redis_url
-
-
-@pytest.fixture
-async def redis() -> AsyncIterator[Redis]:
-    client: Redis = Redis.from_url(shared_redis_url(), socket_timeout=2)
-    try:
-        await client.ping()
-    except Exception as error:
-        await client.aclose()
-        pytest.skip(f"no Redis at {shared_redis_url()}: {error}")
-    yield client
-    await client.aclose()
 
 
 @pytest.fixture
