@@ -6,6 +6,7 @@ key moments go to artifacts/screenshots/ for a human to look at.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import httpx
@@ -16,6 +17,7 @@ from browser_harness import (
     DESKTOP,
     FAKE_WEBSOCKET_JS,
     PHONE_LANDSCAPE,
+    SIZES,
     GinPlayer,
     WebServer,
     new_page,
@@ -320,6 +322,70 @@ def test_net_resends_syncs_and_backs_off(browser: Browser, base_url: str) -> Non
     context.close()
 
 
+RETRY_SCENARIO = """async () => {
+  const { TableSocket } = await import('/static/net.js');
+  const errors = [];
+  const socket = new TableSocket('t_2', { token: 'tok' }, {
+    error: (d) => errors.push({ code: d.code, retrying: Boolean(d.retrying) }),
+  });
+  socket.connect();
+  const ws = window.__sockets.filter((s) => s.url.endsWith('/ws/t_2'))[0];
+  ws.open();
+  ws.receive({ t: 'welcome', v: 5, d: { seat: 0, role: 'player', table: {} } });
+  ws.receive({ t: 'view', v: 5, d: { view: {}, events: [] } });
+  const acts = () => ws.sent.filter((f) => f.t === 'act');
+  const retry = (id) => ({ t: 'error', v: 5, d: { code: 'retry', message: 'not now', id } });
+  // The database is away: the act is resent by itself, same id, until it is acknowledged.
+  const id = socket.act({ type: 'draw_stock' });
+  ws.receive(retry(id));
+  const waits = [socket.pending.delay];
+  const pendingWhileRetrying = socket.pending?.id;
+  socket.retryActNow();
+  ws.receive(retry(id));
+  waits.push(socket.pending.delay);
+  socket.retryActNow();
+  ws.receive({ t: 'view', v: 6, d: { view: {}, events: [], ack: id } });
+  const afterAck = { pending: socket.pending, acts: acts().length, timer: socket.actTimer };
+  const errorsAfterAck = errors.length;
+  // It stays away: the act is given up after about 15 s of waiting, and the page is told.
+  const second = socket.act({ type: 'draw_discard' });
+  let resends = 0;
+  while (socket.pending) {
+    ws.receive(retry(second));
+    if (!socket.pending) break;
+    waits.push(socket.pending.delay);
+    socket.retryActNow();
+    resends += 1;
+  }
+  return { id, second, acts: acts(), waits, pendingWhileRetrying, afterAck, errorsAfterAck,
+           errors, resends };
+}"""
+
+
+def test_net_resends_an_act_the_server_could_not_save(browser: Browser, base_url: str) -> None:
+    """An act answered ``retry`` goes again by itself (same id, 0.5 s doubling, ~15 s in
+    all); the page hears of the first retry once, flagged, and of the last if it fails."""
+    context, page = new_page(browser, DESKTOP)
+    page.add_init_script(FAKE_WEBSOCKET_JS)
+    page.goto(f"{base_url}/")
+    page.wait_for_selector(".game-choice")
+    r = page.evaluate(RETRY_SCENARIO)
+    first = {"t": "act", "v": 5, "d": {"id": r["id"], "action": {"type": "draw_stock"}}}
+    assert r["acts"][:3] == [first, first, first]  # sent, and resent twice with its id
+    assert r["pendingWhileRetrying"] == r["id"]
+    assert r["afterAck"] == {"pending": None, "acts": 3, "timer": None}
+    assert r["errorsAfterAck"] == 1  # the first retry only, flagged
+    assert r["errors"][0] == {"code": "retry", "retrying": True}
+    # The second act: waits of 0.5, 1, 2, 4, 8 s (15.5 s would pass 15 s): given up.
+    assert r["waits"][:2] == [500, 1000] and r["waits"][2:] == [500, 1000, 2000, 4000]
+    assert r["resends"] == 4
+    second = [a for a in r["acts"] if a["d"]["id"] == r["second"]]
+    assert len(second) == 1 + 4 and all(a["v"] == 6 for a in second)
+    assert r["errors"][1:] == [{"code": "retry", "retrying": True},
+                               {"code": "retry", "retrying": False}]
+    context.close()
+
+
 def test_the_table_comes_back_after_a_server_crash(browser: Browser, tmp_path: Path) -> None:
     """kill -9 the server mid-hand: the page says so, reconnects by itself and resumes."""
     server = WebServer(tmp_path).start()
@@ -414,3 +480,51 @@ def test_names_render_as_text_never_html(browser: Browser, base_url: str) -> Non
         assert payload in page.inner_text("body")
     finally:
         context.close()
+
+
+def test_a_move_the_database_could_not_save_goes_through_by_itself(
+        browser: Browser, tmp_path: Path) -> None:
+    """The database is busy when I draw (a second writer holds SQLite's lock): the page
+    says it is trying again, resends the same act by itself, and once the lock is gone the
+    draw is made, once, with no click of mine and no error."""
+    server = WebServer(tmp_path)
+    server.env["CARDTABLE_SQLITE_BUSY_MS"] = "200"
+    server.start()
+    lock: sqlite3.Connection | None = None
+    try:
+        context, page = new_page(browser, DESKTOP)
+        problems = watch_console(page)
+        start_against_computer(page, server.base_url, "Ivy")
+        player = GinPlayer(page)
+        for _ in range(6):  # to a turn of mine that starts with a draw from the stock
+            player.wait_until_ready()
+            if player.phase() == "draw" or player.hand_over():
+                break
+            player.play_turn()
+        if player.phase() != "draw":
+            pytest.skip("the hand went elsewhere before a draw of mine")
+        hand, before = player.hand(), player.version()
+
+        lock = sqlite3.connect(tmp_path / "cardtable.db", timeout=30, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        page.click("#stock")
+        page.locator(".toast-info", has_text="trying again").wait_for()
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            screenshot(page, f"retrying-{size}")
+        page.set_viewport_size(DESKTOP)
+        assert player.version() == before  # nothing was made while the lock is held
+        lock.rollback()
+        lock.close()
+        lock = None
+
+        player.wait_newer(before, timeout=20)
+        assert player.version() == before + 1  # one draw, applied once
+        assert player.phase() == "discard" and len(player.hand()) == len(hand) + 1
+        assert page.locator(".toast-error").count() == 0
+        assert not problems, problems
+        context.close()
+    finally:
+        if lock is not None:
+            lock.close()
+        server.stop()

@@ -4,6 +4,10 @@
 // - `act` carries a unique id and the last version seen; while it is not
 //   acknowledged it is kept, and resent with the SAME id after a reconnect,
 //   so the server applies it at most once;
+// - an act answered `retry` (the server could not save it just now) is resent by
+//   itself, same id, after 0.5 s doubling, for about 15 s (as cardtable.client does);
+//   the page hears of the first `retry` (flagged `retrying`) and, if it never takes,
+//   of the last one;
 // - a frame showing that a version was missed triggers one `sync`;
 // - a lost socket reconnects with backoff 0.5 s doubling to 10 s, with jitter;
 // - table life (settings, start, chat, mute, resume, leave, end) and hints are
@@ -12,6 +16,8 @@
 const FIRST_DELAY = 500;
 const MAX_DELAY = 10_000;
 const PING_EVERY = 25_000;
+const ACT_RETRY_FIRST = 500;
+const ACT_RETRY_FOR = 15_000; // ms of waiting, in all, before a `retry` is given up
 // Close codes after which retrying cannot help (docs/protocol.md).
 const FATAL_CLOSES = {
   4003: "Your seat token was refused.", 4004: "This table does not exist.",
@@ -47,6 +53,7 @@ export class TableSocket {
     this.baseline = false; // the next view is a fresh snapshot: no gap check
     this.retryTimer = null;
     this.pingTimer = null;
+    this.actTimer = null; // the resend of an act answered `retry`
   }
 
   connect() {
@@ -64,13 +71,15 @@ export class TableSocket {
   close() {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.actTimer);
     clearInterval(this.pingTimer);
     if (this.ws) this.ws.close(1000);
   }
 
   /** Send a game action; returns its id. Only one act is in flight at a time. */
   act(action) {
-    this.pending = { id: nextId(), action, v: this.version };
+    clearTimeout(this.actTimer);
+    this.pending = { id: nextId(), action, v: this.version, waited: 0, delay: 0 };
     this.sendPending();
     return this.pending.id;
   }
@@ -148,7 +157,28 @@ export class TableSocket {
     return this.welcomed ? this.send(frame) : false;
   }
 
+  /** The act answered `retry` goes again after its wait; false once it has waited enough. */
+  retryAct() {
+    const p = this.pending;
+    p.delay = p.delay ? p.delay * 2 : ACT_RETRY_FIRST;
+    if (p.waited + p.delay > ACT_RETRY_FOR) return false;
+    p.waited += p.delay;
+    clearTimeout(this.actTimer);
+    this.actTimer = setTimeout(() => this.sendPending(), p.delay);
+    return true;
+  }
+
+  /** Resend the act waiting on a `retry` now (tests; a page may offer it too). */
+  retryActNow() {
+    if (!this.actTimer) return;
+    clearTimeout(this.actTimer);
+    this.actTimer = null;
+    this.sendPending();
+  }
+
   sendPending() {
+    clearTimeout(this.actTimer);
+    this.actTimer = null;
     const p = this.pending;
     if (p && this.welcomed) this.send({ t: "act", v: p.v ?? 0, d: { id: p.id, action: p.action } });
   }
@@ -210,7 +240,16 @@ export class TableSocket {
         this.on.left?.(d, v);
         break;
       case "error":
-        if (this.pending && d && d.id === this.pending.id) this.pending = null;
+        if (this.pending && d && d.id === this.pending.id) {
+          if (d.code === "retry") {
+            const first = !this.pending.waited;
+            if (this.retryAct()) {
+              if (first) this.on.error?.({ ...d, retrying: true }, v);
+              break;
+            }
+          }
+          this.pending = null;
+        }
         this.on.error?.(d, v);
         // The server follows an error with a fresh view: no sync needed.
         break;

@@ -308,6 +308,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       if (d.code === "bad_token") return; // the 4003 close that follows says it once
       if (renderer?.error?.(d)) return; // the board shows it where it belongs (a refused card)
       if (life.error(d)) return; // chat errors are shown next to the chat input
+      if (d.retrying) return toast("The server could not save your move yet; trying again…", "info");
       if (!QUIET_ERRORS.has(d.code)) toast(d.message || d.code);
     },
     fatal(message, closeCode) {
