@@ -80,7 +80,8 @@ class Server:
     def __init__(self, data_dir: Path, database_url: str | None):
         with socket.create_server(("127.0.0.1", 0)) as free:  # a free port, kept across starts
             self.data_dir, self.port = data_dir, int(free.getsockname()[1])
-        self.env = {**os.environ, "CARDTABLE_BOT_DELAY": "0", "CARDTABLE_JOIN_LIMIT": "1000000"}
+        self.env = {**os.environ, "CARDTABLE_BOT_DELAY": "0", "CARDTABLE_JOIN_LIMIT": "1000000",
+                    "CARDTABLE_CREATE_LIMIT": "1000000"}
         self.env.pop("DATABASE_URL", None)
         if database_url:
             self.env["DATABASE_URL"] = database_url

@@ -306,9 +306,9 @@ class Cluster:
     ``env`` adds to (or overrides) every process's environment: the harness sets
     ``CARDTABLE_BOT_DELAY=0`` (as :class:`ServerProcess` does), ``REDIS_URL``,
     ``DATABASE_URL``, a unique ``CARDTABLE_REDIS_PREFIX`` and
-    ``CARDTABLE_LEASE_TTL`` (``lease_ttl``, 2 s), and lifts the room-code rate limit
-    (every test client comes from 127.0.0.1). Use it as a context manager, or call
-    :meth:`start` and :meth:`close`.
+    ``CARDTABLE_LEASE_TTL`` (``lease_ttl``, 2 s), and lifts the room-code rate limit and
+    the new-table limit (every test client comes from 127.0.0.1). Use it as a context
+    manager, or call :meth:`start` and :meth:`close`.
     """
 
     def __init__(self, tmp_dir: Path, processes: int = 3, proxy: str = "haproxy", *,
@@ -362,6 +362,7 @@ class Cluster:
             "CARDTABLE_REDIS_PREFIX": self.redis_prefix,
             "CARDTABLE_LEASE_TTL": str(self.lease_ttl),
             "CARDTABLE_JOIN_LIMIT": "100000",
+            "CARDTABLE_CREATE_LIMIT": "100000",
             **self.extra_env,
         }
         return ClusterNode(self.tmp_dir / f"node{i}", database_url=pg_url(self.database_name),

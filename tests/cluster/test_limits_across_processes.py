@@ -17,6 +17,7 @@ from cluster_harness import Cluster, unavailable
 pytestmark = pytest.mark.slow
 
 LOOKUPS = 6  # the room-code budget per address here
+CREATES = 4  # new tables per address here
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     if (why := unavailable()) is not None:
         pytest.skip(why)
     with Cluster(tmp_path_factory.mktemp("limits"), processes=2,
-                 env={"CARDTABLE_JOIN_LIMIT": str(LOOKUPS)}) as made:
+                 env={"CARDTABLE_JOIN_LIMIT": str(LOOKUPS),
+                      "CARDTABLE_CREATE_LIMIT": str(CREATES)}) as made:
         yield made
 
 
@@ -40,6 +42,17 @@ def test_room_code_lookups_share_one_budget(cluster: Cluster) -> None:
             assert "too many room-code lookups" in refused.json()["detail"]
         # a join spends from the same budget, on either process
         assert one.post("/api/tables/ZZZZZZ/join", json={"name": "Eve"}).status_code == 429
+
+
+def test_new_tables_share_one_budget(cluster: Cluster) -> None:
+    with httpx.Client(base_url=cluster.node_url(0)) as zero, \
+            httpx.Client(base_url=cluster.node_url(1)) as one:
+        table = {"game": "gin", "opponent": "computer", "name": "Ann"}
+        made = [(zero if i % 2 else one).post("/api/tables", json=table).status_code
+                for i in range(CREATES)]
+        assert made == [201] * CREATES
+        for client in (zero, one):
+            assert client.post("/api/tables", json=table).status_code == 429
 
 
 def test_sign_in_tries_per_account_share_one_budget(cluster: Cluster) -> None:

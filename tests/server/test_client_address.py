@@ -72,7 +72,8 @@ LIMIT = 3
 def limited_server(tmp_path_factory: pytest.TempPathFactory, name: str,
                    **env: str) -> Iterator[ServerProcess]:
     process = ServerProcess(tmp_path_factory.mktemp(name) / "data",
-                            env={"CARDTABLE_JOIN_LIMIT": str(LIMIT), **env}).start()
+                            env={"CARDTABLE_JOIN_LIMIT": str(LIMIT),
+                                 "CARDTABLE_CREATE_LIMIT": str(LIMIT), **env}).start()
     try:
         yield process
     finally:
@@ -110,6 +111,29 @@ def test_a_forged_header_does_not_reset_the_join_limit(direct: ServerProcess) ->
     quick = httpx.post(f"{direct.base_url}/api/lobby/quick-join", json={"name": "Eve"},
                        headers=forged)
     assert quick.status_code == 429  # quick join shares the budget
+
+
+def create(server: ServerProcess, forwarded: str | None = None) -> httpx.Response:
+    headers = {} if forwarded is None else {"X-Forwarded-For": forwarded}
+    return httpx.post(f"{server.base_url}/api/tables", headers=headers,
+                      json={"game": "gin", "opponent": "computer", "name": "Ann"})
+
+
+def test_new_tables_have_a_budget_per_address(proxied: ServerProcess) -> None:
+    assert [create(proxied, "203.0.113.50").status_code for _ in range(LIMIT)] == [201] * LIMIT
+    refused = create(proxied, "203.0.113.50")
+    assert refused.status_code == 429
+    assert refused.json()["detail"] == "too many new tables from your address; wait a minute"
+    assert "set-cookie" not in refused.headers  # refused first: no player made either
+    assert create(proxied, "203.0.113.51").status_code == 201  # another client
+    assert lookup(proxied, "203.0.113.50") == 404  # lookups have a budget of their own
+    assert httpx.get(f"{proxied.base_url}/api/health").status_code == 200
+
+
+def test_a_forged_header_does_not_reset_the_new_table_limit(direct: ServerProcess) -> None:
+    made = [create(direct, f"198.51.100.{n}").status_code for n in range(LIMIT)]
+    assert made == [201] * LIMIT
+    assert create(direct, "198.51.100.200").status_code == 429
 
 
 def test_a_trusted_proxy_gives_each_client_its_own_budget(proxied: ServerProcess) -> None:

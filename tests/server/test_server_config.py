@@ -32,11 +32,12 @@ def test_defaults_and_values_from_the_environment(tmp_path: Path) -> None:
     assert ServerConfig.from_env(tmp_path, environ={}) == ServerConfig(data_dir=tmp_path)
     config = ServerConfig.from_env(tmp_path, environ={
         "CARDTABLE_BOT_DELAY": "0", "CARDTABLE_FRAME_RATE": "7.5", "CARDTABLE_GC": "python",
-        "CARDTABLE_EXPERT_BUDGET": "0.25",
+        "CARDTABLE_EXPERT_BUDGET": "0.25", "CARDTABLE_CREATE_LIMIT": "4",
         "CARDTABLE_ALLOWED_ORIGINS": "https://a.example, ,https://b.example",
         "CARDTABLE_GC_STATS": str(tmp_path / "gc.json")})
     assert (config.bot_delay, config.frame_rate, config.frame_burst) == (0.0, 7.5, 15)
     assert config.expert_budget == 0.25
+    assert (config.create_limit, ServerConfig().create_limit) == (4, 10)
     assert config.allowed_origins == ("https://a.example", "https://b.example")
     assert (config.gc_freeze, config.gc_thresholds, config.gc_stats) == (
         False, None, tmp_path / "gc.json")
@@ -44,6 +45,7 @@ def test_defaults_and_values_from_the_environment(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("variable", "value"), [
     ("CARDTABLE_BOT_DELAY", "soon"), ("CARDTABLE_JOIN_LIMIT", "2.5"),
+    ("CARDTABLE_CREATE_LIMIT", "many"),
     ("CARDTABLE_EXPERT_BUDGET", "long"),
     ("CARDTABLE_EVICT_IDLE", "never"), ("CARDTABLE_GC", "sometimes"),
     ("CARDTABLE_TRUSTED_PROXIES", "proxy.internal")])

@@ -24,7 +24,7 @@ from .routes.accounts import accounts_router
 from .routes.errors import install_error_handlers
 from .routes.lobby import install_routes as install_lobby_routes
 from .routes.moderation import moderation_router
-from .routes.shared import LookupLimit, lobby_of
+from .routes.shared import create_limit, lobby_of, lookup_limit
 from .routes.table_socket import table_socket_router
 from .routes.tables import seat_at, tables_router
 from .security import SECURITY_HEADERS
@@ -113,7 +113,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return response
 
     limits = RateLimits(config.trusted_proxies)
-    limit_lookups = LookupLimit(config, limits)
+    limit_lookups = lookup_limit(config, limits)
     app.include_router(pages.router)
     pages.mount_static(app)
     app.include_router(games.router)
@@ -121,7 +121,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(matches.router)
     app.include_router(accounts_router(limits))
-    app.include_router(tables_router(limit_lookups))
+    app.include_router(tables_router(limit_lookups, create_limit(config, limits)))
     app.include_router(table_socket_router(config))
     app.include_router(moderation_router(limits))
     async def identify(request: Request, response: Response, name: str) -> Sitter:

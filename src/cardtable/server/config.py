@@ -73,6 +73,7 @@ class ServerConfig:
     CARDTABLE_ALLOWED_ORIGINS  extra WebSocket Origins, comma-separated        none
     CARDTABLE_FRAME_RATE       frames a second per connection (burst x2)       20
     CARDTABLE_JOIN_LIMIT       room-code lookups and joins per address/minute  30
+    CARDTABLE_CREATE_LIMIT     new tables per address/minute                   10
     CARDTABLE_TRUSTED_PROXIES  proxies (IPs, CIDRs) whose X-Forwarded-For is   none
                                believed; comma-separated
     CARDTABLE_MAX_SPECTATORS   spectators a table takes at once                200
@@ -103,6 +104,8 @@ class ServerConfig:
     frame_burst: int = 40
     join_limit: int = 30
     join_window: float = 60.0
+    create_limit: int = 10
+    create_window: float = 60.0
     max_frame_bytes: int = 4096
     seat_grace: float = 120.0
     time_scale: float = 1.0
@@ -146,6 +149,7 @@ class ServerConfig:
             frame_rate=rate,
             frame_burst=max(1, int(rate * 2)),
             join_limit=_whole(env, "CARDTABLE_JOIN_LIMIT", 30),
+            create_limit=_whole(env, "CARDTABLE_CREATE_LIMIT", 10),
             seat_grace=_number(env, "CARDTABLE_SEAT_GRACE", 120.0),
             time_scale=_number(env, "CARDTABLE_TIME_SCALE", 1.0),
             trusted_proxies=tuple(str(n) for n in trusted_networks(

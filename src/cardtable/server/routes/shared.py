@@ -1,5 +1,5 @@
-"""What several route modules use: the app's live registry and lobby, and the budget of
-room-code lookups per client address."""
+"""What several route modules use: the app's live registry and lobby, and the budgets per
+client address (room-code lookups, new tables)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from starlette.requests import HTTPConnection
 
 from ..config import ServerConfig
 from ..lobby import Lobby
-from ..rate_limits import RateLimits
+from ..rate_limits import RateLimits, SharedWindow
 from ..registry import Registry, TableHandle
 
 T = TypeVar("T")
@@ -38,15 +38,28 @@ def lobby_of(connection: HTTPConnection) -> Lobby:
     return lobby
 
 
-class LookupLimit:
-    """Room codes are short: lookups, joins and quick joins share one budget per
-    address, so codes cannot be guessed by trying them.  Calling it with a request
-    spends one lookup, or raises HTTP 429 when the address has none left."""
+class AddressLimit:
+    """A budget per client address. Calling it with a request spends one, or raises
+    HTTP 429 with ``refusal`` when the address has none left."""
 
-    def __init__(self, config: ServerConfig, limits: RateLimits) -> None:
-        self.window = limits.window("lookups", config.join_limit, config.join_window)
+    def __init__(self, window: SharedWindow, refusal: str, limits: RateLimits) -> None:
+        self.window, self.refusal = window, refusal
         self.address_of = limits.address
 
     async def __call__(self, request: Request) -> None:
         if not await self.window.allow(self.address_of(request)):
-            raise HTTPException(429, "too many room-code lookups; wait a minute")
+            raise HTTPException(429, self.refusal)
+
+
+def lookup_limit(config: ServerConfig, limits: RateLimits) -> AddressLimit:
+    """Room codes are short: lookups, joins and quick joins share one budget per address,
+    so codes cannot be guessed by trying them."""
+    return AddressLimit(limits.window("lookups", config.join_limit, config.join_window),
+                        "too many room-code lookups; wait a minute", limits)
+
+
+def create_limit(config: ServerConfig, limits: RateLimits) -> AddressLimit:
+    """Every new table holds memory and rows until it is evicted: a flood of them from one
+    address is refused (a person starts a few an hour)."""
+    return AddressLimit(limits.window("creates", config.create_limit, config.create_window),
+                        "too many new tables from your address; wait a minute", limits)

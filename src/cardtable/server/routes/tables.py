@@ -12,7 +12,7 @@ from ..match_export import export_match
 from ..moderation import HOST_REFUSES
 from ..players import Sitter, sitting_player
 from ..registry import Registry, TableHandle
-from .shared import LookupLimit, on_table, registry_of
+from .shared import AddressLimit, on_table, registry_of
 
 
 def seat_grant(table: TableHandle, seat: int, token: str) -> p.SeatGrant:
@@ -33,14 +33,16 @@ async def seat_at(registry: Registry, code: str, name: str,
     return None if grant is None else grant.model_dump()
 
 
-def tables_router(limit_lookups: LookupLimit) -> APIRouter:
+def tables_router(limit_lookups: AddressLimit, limit_creates: AddressLimit) -> APIRouter:
     """``POST /api/tables``, ``GET /api/tables/{code}``, its ``/join`` and its ``/match``; a
-    lookup, a join or a download spends one of the client address's room-code lookups."""
+    lookup, a join or a download spends one of the client address's room-code lookups, a
+    new table one of its new tables."""
     router = APIRouter()
 
     @router.post("/api/tables", status_code=201)
     async def create_table(body: p.CreateTable, request: Request,
                            response: Response) -> p.SeatGrant:
+        await limit_creates(request)
         registry = registry_of(request)
         player = await sitting_player(request, response, registry.store, body.name)
         sitter = Sitter.of(player, limit_lookups.address_of(request))
