@@ -13,7 +13,9 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
+from cardtable.server.codes import CloseCode
 from cardtable.server.moderation import HOST_REFUSES
 from cardtable.server.players import COOKIE
 from cluster_harness import Cluster, unavailable
@@ -128,3 +130,32 @@ async def test_a_block_reaches_sockets_already_open_on_every_process(cluster: Cl
             assert await lines_until(a, "unblocked") == []
             for ws in (a, b, a2, b2):
                 await ws.close()
+
+
+async def test_a_new_block_sends_the_blocked_spectator_away_across_processes(
+        cluster: Cluster) -> None:
+    """Bob watches Ann's private table (owned by process 0) through process 1; Ann blocks
+    him on process 1: the owner hears it and sends him away with 4007."""
+    async with httpx.AsyncClient(base_url=cluster.node_url(0)) as ann, \
+            httpx.AsyncClient(base_url=cluster.node_url(1)) as bob:
+        grant = (await ann.post("/api/tables", json={
+            "game": "gin", "opponent": "friend", "name": "Ann",
+            "settings": {"private": True, "spectators": True, "turn_time": 0}})).json()
+        await bob.post("/api/tables", json={"game": "gin", "opponent": "computer",
+                                            "name": "Bob"})  # a player now: a cookie
+        bob_id = (await bob.get("/api/me")).json()["player_id"]
+        ws = await connect(f"{cluster.node_ws(1)}/ws/{grant['table_id']}", max_queue=None,
+                           additional_headers={"Cookie": f"{COOKIE}={bob.cookies.get(COOKIE)}"})
+        await ws.send(json.dumps({"t": "hello", "d": {"spectate": True, "name": "Bob"}}))
+        while (await recv(ws))["t"] != "chat_history":
+            pass
+        cookie = {COOKIE: ann.cookies.get(COOKIE) or ""}
+        async with httpx.AsyncClient(base_url=cluster.node_url(1), cookies=cookie) as ann1:
+            assert (await ann1.post(f"/api/blocks/{bob_id}")).status_code == 200
+        while (frame := await recv(ws))["t"] != "error":
+            pass
+        assert frame["d"]["code"] == "host_refuses"
+        with pytest.raises(ConnectionClosed):
+            while True:
+                await recv(ws)
+        assert ws.close_code == CloseCode.HOST_REFUSES

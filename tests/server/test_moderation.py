@@ -527,6 +527,46 @@ async def test_the_blocked_cannot_watch_the_blockers_private_tables(
         await g.close()
 
 
+async def sent_away(ws: ClientConnection) -> tuple[Frame, int]:
+    """Read an open socket until the server sends it away: (the error, the close code)."""
+    while (frame := await recv(ws))["t"] != "error":
+        pass
+    with pytest.raises(ConnectionClosed):
+        while True:
+            await recv(ws)
+    assert ws.close_code is not None
+    return frame, ws.close_code
+
+
+async def test_a_new_block_sends_the_blocked_spectator_away(server: ServerProcess) -> None:
+    """He was watching the host's private table when she blocked him: he leaves it (as his
+    hello would now be refused), and only it: her public table, others' watching, stay."""
+    ann, bob, cy = (await guest(server, "Ann"), await guest(server, "Bob"),
+                    await guest(server, "Cy"))
+    tables = [(await ann.http.post("/api/tables", json={
+        "game": "gin", "opponent": "friend", "name": "Ann",
+        "settings": {"private": private, "spectators": True, "turn_time": 0}})).json()
+        for private in (True, False)]
+    private, public = (t["table_id"] for t in tables)
+    watching, _ = await bob.socket(private, {"spectate": True, "name": "Bob"})
+    elsewhere, _ = await bob.socket(public, {"spectate": True, "name": "Bob"})
+    cy_watching, _ = await cy.socket(private, {"spectate": True, "name": "Cy"})
+    await ann.http.post(f"/api/blocks/{bob.player_id}")
+
+    error, code = await sent_away(watching)
+    assert error["d"] == {"code": "host_refuses", "message": HOST_REFUSES, "id": None}
+    assert code == CloseCode.HOST_REFUSES
+    info = (await ann.http.get(f"/api/tables/{tables[0]['code']}")).json()
+    assert info["spectators"] == 1  # Cy
+    for ws in (elsewhere, cy_watching):  # still there: each answers a ping
+        await ws.send(json.dumps({"t": "ping"}))
+        while (await recv(ws))["t"] != "pong":
+            pass
+        await ws.close()
+    for g in (ann, bob, cy):
+        await g.close()
+
+
 async def test_blocking_the_host_does_not_keep_you_out(server: ServerProcess) -> None:
     """It is the host's block that counts: Bob blocking Ann does not stop him joining."""
     ann, bob = await guest(server, "Ann"), await guest(server, "Bob")

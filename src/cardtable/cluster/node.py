@@ -108,6 +108,8 @@ class ClusterNode:
             self._block_stand_ins(blocker, blocked, blocking)
             if self._on_block is not None:
                 self._on_block(blocker, blocked, blocking)
+            if blocking and self.registry is not None:  # the tables owned here
+                self.registry.host_blocked(blocker, blocked)
         elif self._on_lobby is not None:
             self._on_lobby(message)
 

@@ -98,8 +98,13 @@ def blocklists_of(connection: HTTPConnection) -> BlockLists:
 def block_changed(connection: HTTPConnection, blocker_id: str, blocked_id: str,
                   blocking: bool) -> None:
     """The block API changed a block: the blocker's sockets on this process know at once,
-    and those on every other process of a cluster as soon as the broadcast arrives."""
+    and those on every other process of a cluster as soon as the broadcast arrives; a
+    new block sends the blocked player's spectators away from the blocker's private
+    tables, wherever they live."""
     blocklists_of(connection).changed(blocker_id, blocked_id, blocking)
+    registry = getattr(connection.app.state, "registry", None)
+    if blocking and registry is not None:
+        registry.host_blocked(blocker_id, blocked_id)
     cluster = getattr(connection.app.state, "cluster", None)
     if cluster is not None:
         cluster.block_changed(blocker_id, blocked_id, blocking)

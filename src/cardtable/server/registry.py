@@ -28,6 +28,7 @@ from .log_writer import LogWriter
 from .players import Sitter, address_key
 from .security import hash_token, new_code, new_table_id, new_token
 from .table import Table, rebuild
+from .table_commands import HostBlocked
 from .table_eviction import Resident
 from .table_presence import COMPUTER_NAME
 from .table_settings import TableSettings
@@ -151,6 +152,14 @@ class Registry:
         if fence is None:
             raise RuntimeError(f"the lease of new table {table_id} is held by {holder}")
         return fence
+
+    def host_blocked(self, blocker: str, blocked: str) -> None:
+        """``blocker`` blocked ``blocked``: each private table here that he hosts sends the
+        blocked player's spectators away (the actor checks again, in its turn)."""
+        for table in list(self._tables.values()):
+            if table.table_settings.private and any(
+                    s.player_id == blocker for s in table.record.seats):
+                table.post(HostBlocked(blocker, blocked))
 
     def resident_count(self) -> int:
         return len(self._tables)

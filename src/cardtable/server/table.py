@@ -46,6 +46,7 @@ from .table_commands import (
     GraceOver,
     HandOver,
     Heal,
+    HostBlocked,
     Info,
     Join,
     Question,
@@ -228,6 +229,8 @@ class Table:
                 self.presence.grace_over(self, seat)
             case SpectatorCount():
                 self.presence.send_spectators(self)
+            case HostBlocked(blocker=blocker, blocked=blocked):
+                self.presence.send_away(self, blocker, blocked)
             case Heal():
                 await self.journal.heal(self)
             case Evict():

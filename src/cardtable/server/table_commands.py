@@ -95,6 +95,15 @@ class SpectatorCount:
 
 
 @dataclass(frozen=True)
+class HostBlocked:
+    """``blocker`` blocked ``blocked``: if he is the host of this private table, the
+    blocked player's spectator sockets here leave it (server/moderation.py)."""
+
+    blocker: str
+    blocked: str
+
+
+@dataclass(frozen=True)
 class Heal:
     """Try again what the database refused (a reload, the row, a computer's move)."""
 
@@ -111,7 +120,7 @@ class HandOver(Question):
 
 
 Command = (FromClient | Join | Attach | Detach | Info | ComputerMove | TurnTimeout
-           | GraceOver | SpectatorCount | Heal | Evict | HandOver)
+           | GraceOver | SpectatorCount | HostBlocked | Heal | Evict | HandOver)
 
 # Frames served from memory: chat and mutes are saved apart from the log, a resume
 # changes nothing the log says, a hint is no move (table_hints).

@@ -341,6 +341,22 @@ class Presence:
         for conn in list(table.connections):
             conn.send(text)
 
+    def send_away(self, table: PresenceHost, blocker: str, blocked: str) -> None:
+        """The host of this private table (``blocker``) blocked ``blocked``: his spectator
+        sockets leave, as his hello would now be refused (a seat of his stays his)."""
+        host = host_of(table.record.seats)
+        if (not table.table_settings.private or host is None
+                or table.record.seats[host].player_id != blocker):
+            return
+        gone = [c for c in table.connections if c.seat is None and c.player_id == blocked]
+        for conn in gone:
+            table.connections.discard(conn)
+            conn.send(p.frame("error", table.version, p.ErrorData(
+                code="host_refuses", message=HOST_REFUSES)))
+            conn.close(CloseCode.HOST_REFUSES, "host_refuses")
+        if gone:
+            self._spectators_changed(table)
+
     def close_spectators(self, table: PresenceHost) -> None:
         for conn in [c for c in table.connections if c.seat is None]:
             table.connections.discard(conn)
