@@ -25,7 +25,8 @@ export function handSummary(row, view, names, game, order) {
   const lines = game.summary(row, view);
   const left = row.left || [];
   const title = `Hand ${row.hand}: ${game.headline(row, names)}`;
-  return h("section", { class: "hand-summary rm-summary", id: "hand-summary", "aria-labelledby": "hand-summary-title" },
+  // Focusable: on a small screen the summary scrolls, and keyboard users must reach it.
+  return h("section", { class: "hand-summary rm-summary", id: "hand-summary", "aria-labelledby": "hand-summary-title", tabindex: "0" },
     h("h2", { id: "hand-summary-title" }, title),
     game.detail ? h("p", { class: "outcome", id: "hand-outcome" }, game.detail(row, names)) : null,
     h("table", { class: "score-table summary-table", id: "summary-table" },

@@ -137,7 +137,8 @@ export function handSummary(row, view, names) {
     sides.map((side) => h("td", null, cell(side))));
   const any = (key) => row.sides.some((s) => s[key]);
   const many = row.sides.some((s) => s.seats.length > 1);
-  return h("section", { class: "hand-summary", id: "hand-summary", "aria-labelledby": "hand-summary-title" },
+  // Focusable: on a small screen the summary scrolls, and keyboard users must reach it.
+  return h("section", { class: "hand-summary", id: "hand-summary", "aria-labelledby": "hand-summary-title", tabindex: "0" },
     h("h2", { id: "hand-summary-title" }, `Hand ${row.hand} is over`),
     h("ul", { class: "outcomes", id: "hand-outcome" }, sides.map((side) => h("li", {
       class: row.sides[side].points < 0 ? "lost" : "won" }, sideOutcome(row, side, names)))),
