@@ -2,7 +2,7 @@
 a table's door (the page before sitting down), each game's table against computers (on my
 turn, and at the end of a hand played by keys), and the table's drawers and notices — on
 a desktop (1280 × 800), a phone held upright (390 × 844) and sideways (844 × 390). No
-serious or critical violation may be found.
+serious or critical violation may be found, nor any of the lesser ones listed in ``HELD``.
 
 axe-core comes from the axe-playwright-python wheel, which bundles axe.min.js: nothing is
 fetched at run time. Moderate and minor findings are not failures, but each test prints
@@ -32,6 +32,9 @@ from test_keyboard import GAMES as KEY_PLAYERS  # players by keys: the quickest 
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE_PORTRAIT, "sideways": PHONE_LANDSCAPE}
 BLOCKING = ("serious", "critical")
+# Lesser findings fixed once and held to since: every page has its h1 (the table's is for
+# screen readers), and a table's blank corner cell is no header.
+HELD = ("page-has-heading-one", "empty-table-header")
 AXE = Axe()
 
 
@@ -46,7 +49,7 @@ def violations(page: Page, context: Any = None) -> tuple[list[str], list[str]]:
     for v in found:
         nodes = "; ".join(" ".join(n["target"]) for n in v["nodes"][:5])
         line = f"{v['id']} ({v['impact']}, {len(v['nodes'])} nodes: {nodes}): {v['help']}"
-        lines[0 if v["impact"] in BLOCKING else 1].append(line)
+        lines[0 if v["impact"] in BLOCKING or v["id"] in HELD else 1].append(line)
     return lines
 
 

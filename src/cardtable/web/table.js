@@ -206,9 +206,14 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
   });
   const howto = howtoDialog(() => ctx.table?.game);
   const ratedTag = h("span", { class: "rated-tag", id: "rated-tag", hidden: true, title: "The match counts in the ratings" }, "Rated");
-  const showRated = () => { ratedTag.hidden = !ctx.table?.settings?.rated; };
+  // The page's one h1, for screen readers (the board shows the game itself).
+  const heading = h("h1", { class: "visually-hidden", id: "table-heading" }, `Table ${code}`);
+  const showRated = () => {
+    ratedTag.hidden = !ctx.table?.settings?.rated;
+    if (ctx.table?.title) heading.textContent = `${ctx.table.title}, table ${code}`;
+  };
   const top = h("header", { class: "topbar" },
-    h("a", { class: "brand", href: "/", "data-route": "" }, "cardtable"),
+    h("a", { class: "brand", href: "/", "data-route": "" }, "cardtable"), heading,
     h("span", { class: "table-code", title: "Table code" }, code),
     ratedTag, seatsBar, ...life.topbarItems, status, deck, howto.button);
   replace(page, top, life.banners, invite, board, ...life.drawers, howto.dialog);

@@ -30,7 +30,7 @@ export function handSummary(row, view, names, game, order) {
     h("h2", { id: "hand-summary-title" }, title),
     game.detail ? h("p", { class: "outcome", id: "hand-outcome" }, game.detail(row, names)) : null,
     h("table", { class: "score-table summary-table", id: "summary-table" },
-      h("thead", null, h("tr", null, h("th", { scope: "col" }, ""),
+      h("thead", null, h("tr", null, h("td", null, ""),
         order.map((s) => h("th", { scope: "col", class: row.winner === s ? "won" : null }, names.seat(s))))),
       h("tbody", null,
         h("tr", { class: "left-row" }, h("th", { scope: "row" }, "Cards left"),

@@ -143,7 +143,7 @@ export function handSummary(row, view, names) {
     h("ul", { class: "outcomes", id: "hand-outcome" }, sides.map((side) => h("li", {
       class: row.sides[side].points < 0 ? "lost" : "won" }, sideOutcome(row, side, names)))),
     h("table", { class: "score-table summary-table" },
-      h("thead", null, h("tr", null, h("th", null, ""), sides.map((side) => h("th", { scope: "col" }, names.side(side, true))))),
+      h("thead", null, h("tr", null, h("td", null, ""), sides.map((side) => h("th", { scope: "col" }, names.side(side, true))))),
       h("tbody", null,
         line("Bids", (side) => seatList(side, (seat) =>
           `${many ? `${names.seat(seat)} ` : ""}${bidNumber(row.bids?.[seat], row.blind?.[seat])}`)),
