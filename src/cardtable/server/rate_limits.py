@@ -28,6 +28,7 @@ import secrets
 from collections.abc import Iterable
 
 from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 from starlette.requests import HTTPConnection
 
@@ -57,12 +58,13 @@ class SharedWindow:
     def __init__(self, name: str, limit: int, seconds: float):
         self.name, self.limit, self.seconds = name, limit, seconds
         self.local = SlidingWindow(limit, seconds)
-        self._redis: Redis | None = None
+        self._slide: AsyncScript | None = None  # _SLIDE in the Redis shared, by its SHA
         self._prefix = ""
         self._alone = False  # Redis failed: counting here until it answers again
 
     def share(self, redis: Redis | None, prefix: str = "") -> None:
-        self._redis, self._prefix = redis, prefix
+        self._slide = None if redis is None else redis.register_script(_SLIDE)
+        self._prefix = prefix
 
     def redis_key(self, key: str) -> str:
         digest = hashlib.sha256(key.encode()).hexdigest()[:32]
@@ -70,12 +72,12 @@ class SharedWindow:
 
     async def allow(self, key: str) -> bool:
         """Spend one event of ``key``'s budget: False (nothing spent) when none is left."""
-        if self._redis is None:
+        if self._slide is None:
             return self.local.allow(key)
-        try:
-            allowed = await self._redis.eval(
-                _SLIDE, 1, self.redis_key(key), int(self.seconds * 1000), self.limit,
-                secrets.token_hex(8))
+        try:  # EVALSHA, and EVAL once when Redis does not know the script (yet)
+            allowed = await self._slide(
+                keys=[self.redis_key(key)],
+                args=[int(self.seconds * 1000), self.limit, secrets.token_hex(8)])
         except (RedisError, OSError) as error:
             if not self._alone:
                 log.warning("rate limit %s: Redis failed (%s); this process counts alone",
