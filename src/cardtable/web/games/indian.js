@@ -147,7 +147,10 @@ function indianBoard(frame, ctx) {
       return;
     }
     const action = findLegal(frame.view, "discard", card);
-    if (action) send(action);
+    if (action) {
+      hand.arrangement.release(selectedOne() ? [...hand.selected][0] : hand.focus);
+      send(action);
+    }
     else frame.say(`The ${nameOf(card)} cannot be discarded now.`);
   }
 
@@ -155,8 +158,10 @@ function indianBoard(frame, ctx) {
     if (target?.dataset.drop !== "open" || !discarding()) return;
     const card = hand.codeOf(key);
     const action = card && findLegal(frame.view, "discard", card);
-    if (action) send(action);
-    else if (card) frame.say(`The ${nameOf(card)} cannot be discarded now.`);
+    if (action) {
+      hand.arrangement.release(key);
+      send(action);
+    } else if (card) frame.say(`The ${nameOf(card)} cannot be discarded now.`);
   }
 
   async function declare(card) {

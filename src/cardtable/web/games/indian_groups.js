@@ -170,6 +170,19 @@ export class Arrangement {
     return this.move([key], next, delta > 0 ? 0 : this.groups[next].cards.length);
   }
 
+  /**
+   * The card `key` leaves the hand (it is being discarded): out of its group now. Two
+   * decks deal twin cards; matched by code alone, the twin left in the hand would take
+   * the discarded one's place in its group.
+   */
+  release(key) {
+    if (!this.custom || !this.find(key)) return;
+    this.custom = this.groups
+      .map((g) => ({ loose: g.loose, cards: g.cards.filter((c) => c.key !== key).map((c) => c.code) }))
+      .filter((g) => g.cards.length || g.loose);
+    this.save();
+  }
+
   /** All the cards of group g back to the ungrouped ones. */
   ungroupGroup(g) {
     const group = this.groups[g];
