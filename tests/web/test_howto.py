@@ -208,6 +208,14 @@ def test_the_play_buttons_show_without_scrolling_and_nothing_sticks_out(
             context.close()
 
 
+def _wait_for_remembered_box(page: Page, is_open: bool) -> None:
+    # The box's toggle event is a queued task: a reload right after the click can
+    # overtake it (seen in CI), where a person's reload never would.
+    page.wait_for_function(
+        "open => (JSON.parse(localStorage.getItem('cardtable.v1') || '{}').prefs || {})"
+        ".tableBoxOpen === open", arg=is_open)
+
+
 def test_the_table_settings_box_remembers_being_open_and_sums_up_changes(
         browser: Browser, base_url: str) -> None:
     context, page = new_page(browser, PHONE_PORTRAIT)
@@ -220,11 +228,13 @@ def test_the_table_settings_box_remembers_being_open_and_sums_up_changes(
         page.check("#express")
         page.select_option("#turn-time", "60")
         assert page.inner_text("#table-summary") == "60 s turns · express"
+        _wait_for_remembered_box(page, True)
         page.reload()
         page.wait_for_selector("#game-gin")
         assert page.get_attribute("#table-box", "open") == ""  # as he left it
         page.set_viewport_size(DESKTOP)
         page.click("#table-box summary")
+        _wait_for_remembered_box(page, False)
         page.reload()
         page.wait_for_selector("#game-gin")
         assert page.get_attribute("#table-box", "open") is None  # folded, on a desktop too
