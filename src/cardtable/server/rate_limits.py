@@ -17,6 +17,7 @@ window     counts                                   default
 lookups    room-code lookups and joins per address  CARDTABLE_JOIN_LIMIT / min
 login      sign-in tries per address / per account  30 / 8 per 15 min
 reports    reports per address                      60 per hour
+creates    new tables per address                   CARDTABLE_CREATE_LIMIT / min
 =========  ======================================  ==========================
 """
 

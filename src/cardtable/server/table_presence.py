@@ -58,6 +58,12 @@ def host_of(seats: Sequence[SeatRecord]) -> int | None:
     return next((s.seat for s in seats if s.kind == "human" and s.name is not None), None)
 
 
+def host_player(seats: Sequence[SeatRecord]) -> str | None:
+    """The player id of the host seat's person (None while no person sits)."""
+    host = host_of(seats)
+    return None if host is None else seats[host].player_id
+
+
 def seat_infos(record: TableRecord, settings: TableSettings, held: Sequence[SeatPresence],
                live: set[int]) -> list[p.SeatInfo]:
     """What everyone may know of the seats: ``live`` are the seats with a connection."""
@@ -225,10 +231,8 @@ class Presence:
                 return "a rated table takes one player per address"
             if any(s.player_id == sitter.player_id for s in seats if s.kind == "human"):
                 return "you have a seat at this table already"
-        host = host_of(seats)
         if await host_keeps_out(table.store, table.table_settings.private,
-                                None if host is None else seats[host].player_id,
-                                sitter.player_id):
+                                host_player(seats), sitter.player_id):
             return HOST_REFUSES
         free = [s for s in seats if s.kind == "human" and s.name is None
                 and wanted in (None, s.seat)]
@@ -267,10 +271,8 @@ class Presence:
                 return "no_spectators"
             if table.spectators() >= table.config.max_spectators:
                 return "table_full_spectators"  # a seat token is never refused for this
-            host = host_of(table.record.seats)
             if await host_keeps_out(table.store, table.table_settings.private,
-                                    None if host is None else table.record.seats[host].player_id,
-                                    conn.player_id):
+                                    host_player(table.record.seats), conn.player_id):
                 return "host_refuses"  # he may not sit there: nor may he watch
             conn.seat = None
             conn.name = hello.d.name or f"Spectator {conn.number}"
@@ -344,25 +346,25 @@ class Presence:
     def send_away(self, table: PresenceHost, blocker: str, blocked: str) -> None:
         """The host of this private table (``blocker``) blocked ``blocked``: his spectator
         sockets leave, as his hello would now be refused (a seat of his stays his)."""
-        host = host_of(table.record.seats)
-        if (not table.table_settings.private or host is None
-                or table.record.seats[host].player_id != blocker):
+        if not table.table_settings.private or host_player(table.record.seats) != blocker:
             return
         gone = [c for c in table.connections if c.seat is None and c.player_id == blocked]
-        for conn in gone:
-            table.connections.discard(conn)
-            conn.send(p.frame("error", table.version, p.ErrorData(
-                code="host_refuses", message=HOST_REFUSES)))
-            conn.close(CloseCode.HOST_REFUSES, "host_refuses")
+        self._send_off(table, gone, "host_refuses", HOST_REFUSES, CloseCode.HOST_REFUSES)
         if gone:
             self._spectators_changed(table)
 
     def close_spectators(self, table: PresenceHost) -> None:
-        for conn in [c for c in table.connections if c.seat is None]:
+        self._send_off(table, [c for c in table.connections if c.seat is None], "no_spectators",
+                       "the host closed the table to spectators", CloseCode.NO_SPECTATORS)
+
+    @staticmethod
+    def _send_off(table: PresenceHost, spectators: Iterable[Connection], code: str,
+                  message: str, close_code: CloseCode) -> None:
+        """These spectators leave: each hears why (an error frame) and is closed with it."""
+        for conn in list(spectators):
             table.connections.discard(conn)
-            conn.send(p.frame("error", table.version, p.ErrorData(
-                code="no_spectators", message="the host closed the table to spectators")))
-            conn.close(CloseCode.NO_SPECTATORS, "no spectators")
+            conn.send(p.frame("error", table.version, p.ErrorData(code=code, message=message)))
+            conn.close(close_code, code)
 
     # -- on purpose ------------------------------------------------------------------
 
