@@ -28,8 +28,17 @@ from playwright.sync_api import (
     ViewportSize,
     sync_playwright,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from server_harness import free_port
+
+# What a table page shows of itself, for a failure's message.
+PAGE_STATE = """() => { const q = (s) => document.querySelector(s);
+    const board = q('.table-page [data-phase]');
+    return {version: q('.table-page')?.dataset.version, connection: q('.conn')?.dataset.state,
+            phase: board?.dataset.phase, mode: board?.dataset.mode,
+            myTurn: board?.classList.contains('my-turn'), status: q('#status')?.textContent,
+            toasts: [...document.querySelectorAll('.toast')].map((t) => t.textContent)}; }"""
 
 CHROMIUM = "/usr/bin/chromium"
 SHOWDOWN_ANSWERED = """() =>
@@ -174,11 +183,17 @@ class GinPlayer:
 
     # -- acting -------------------------------------------------------------------------
 
-    def wait_newer(self, version: int, timeout: float = 10.0) -> None:
+    def wait_newer(self, version: int, timeout: float = 20.0) -> None:
         """Until the page shows a version above ``version`` (the server answered)."""
-        self.page.wait_for_function(
-            "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
-            arg=version, timeout=timeout * 1000)
+        try:
+            self.page.wait_for_function(
+                "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
+                arg=version, timeout=timeout * 1000)
+        except PlaywrightTimeoutError:
+            # Say what the page was doing: a click that never sent ("Sending…" absent) is
+            # another failure than an answer that never came.
+            raise AssertionError(f"no answer above version {version} in {timeout} s: "
+                                 f"{self.page.evaluate(PAGE_STATE)}") from None
 
     def click_and_wait(self, selector: str, position: Position | None = None) -> None:
         """Click, then wait for the server's answer (a newer version)."""
