@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +27,7 @@ from playwright.sync_api import (
     Page,
     Position,
     ViewportSize,
+    WebSocket,
     sync_playwright,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -193,7 +195,8 @@ class GinPlayer:
             # Say what the page was doing: a click that never sent ("Sending…" absent) is
             # another failure than an answer that never came.
             raise AssertionError(f"no answer above version {version} in {timeout} s: "
-                                 f"{self.page.evaluate(PAGE_STATE)}") from None
+                                 f"{self.page.evaluate(PAGE_STATE)}; the socket's last frames: "
+                                 f"{socket_frames(self.page)}") from None
 
     def click_and_wait(self, selector: str, position: Position | None = None) -> None:
         """Click, then wait for the server's answer (a newer version)."""
@@ -338,8 +341,25 @@ def settle(page: Page) -> None:
       })""", timeout=3000)
 
 
+# The last frames each page's table socket sent and got (what a failure's message shows).
+SOCKET_FRAMES: dict[int, deque[str]] = {}
+
+
 def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, Page]:
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    frames: deque[str] = deque(maxlen=12)
+    SOCKET_FRAMES[id(page)] = frames
+
+    def watch(socket: WebSocket) -> None:
+        socket.on("framesent", lambda text: frames.append(f"> {str(text)[:160]}"))
+        socket.on("framereceived", lambda text: frames.append(f"< {str(text)[:160]}"))
+
+    page.on("websocket", watch)
+    page.on("close", lambda _: SOCKET_FRAMES.pop(id(page), None))
     return context, page
+
+
+def socket_frames(page: Page) -> list[str]:
+    return list(SOCKET_FRAMES.get(id(page), ()))
