@@ -187,16 +187,7 @@ class GinPlayer:
 
     def wait_newer(self, version: int, timeout: float = 20.0) -> None:
         """Until the page shows a version above ``version`` (the server answered)."""
-        try:
-            self.page.wait_for_function(
-                "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
-                arg=version, timeout=timeout * 1000)
-        except PlaywrightTimeoutError:
-            # Say what the page was doing: a click that never sent ("Sending…" absent) is
-            # another failure than an answer that never came.
-            raise AssertionError(f"no answer above version {version} in {timeout} s: "
-                                 f"{self.page.evaluate(PAGE_STATE)}; the socket's last frames: "
-                                 f"{socket_frames(self.page)}") from None
+        wait_for_answer(self.page, version, timeout)
 
     def click_and_wait(self, selector: str, position: Position | None = None) -> None:
         """Click, then wait for the server's answer (a newer version)."""
@@ -363,3 +354,17 @@ def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, 
 
 def socket_frames(page: Page) -> list[str]:
     return list(SOCKET_FRAMES.get(id(page), ()))
+
+
+def wait_for_answer(page: Page, version: int, timeout: float) -> None:
+    """Until the table page shows a version above ``version`` (the server answered); else
+    fail saying what the page showed and its sockets' last frames: a click that never sent
+    is another failure than an answer that never came, or an error the page kept quiet."""
+    try:
+        page.wait_for_function(
+            "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
+            arg=version, timeout=timeout * 1000)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"no answer above version {version} in {timeout} s: "
+                             f"{page.evaluate(PAGE_STATE)}; the socket's last frames: "
+                             f"{socket_frames(page)}") from None

@@ -23,6 +23,7 @@ from browser_harness import (
     screenshot,
     settle,
     table_code,
+    wait_for_answer,
     watch_console,
 )
 from cardtable.bots.levels import BOT_MODULES as BOTS
@@ -90,9 +91,7 @@ class IndianPlayer:
     # -- acting ------------------------------------------------------------------------------
 
     def wait_newer(self, version: int, timeout: float = 15.0) -> None:
-        self.page.wait_for_function(
-            "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
-            arg=version, timeout=timeout * 1000)
+        wait_for_answer(self.page, version, timeout)
 
     def press(self, selector: str, position: Position | None = None) -> None:
         """A click, or a tap on a touch screen."""

@@ -29,6 +29,7 @@ from browser_harness import (
     new_page,
     screenshot,
     settle,
+    wait_for_answer,
     watch_console,
 )
 from cardtable.bots.levels import BOT_MODULES as BOTS
@@ -101,9 +102,7 @@ class RummyPlayer:
             timeout=timeout * 1000)
 
     def wait_newer(self, version: int, timeout: float = 15.0) -> None:
-        self.page.wait_for_function(
-            "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
-            arg=version, timeout=timeout * 1000)
+        wait_for_answer(self.page, version, timeout)
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -166,7 +165,7 @@ class RummyPlayer:
             spot = self.free_felt()
             try:
                 self.click_and_wait("#table", spot)
-            except PlaywrightTimeout as e:
+            except (PlaywrightTimeout, AssertionError) as e:  # no answer (wait_for_answer)
                 raise AssertionError(
                     f"tapping the felt at {spot} laid nothing: {self.explain(spot)}") from e
         else:

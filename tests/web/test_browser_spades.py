@@ -23,6 +23,7 @@ from browser_harness import (
     new_page,
     screenshot,
     table_code,
+    wait_for_answer,
     watch_console,
 )
 
@@ -77,9 +78,7 @@ class SpadesPlayer:
     # -- acting ------------------------------------------------------------------------------
 
     def wait_newer(self, version: int, timeout: float = 10.0) -> None:
-        self.page.wait_for_function(
-            "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
-            arg=version, timeout=timeout * 1000)
+        wait_for_answer(self.page, version, timeout)
 
     def click_and_wait(self, selector: str, position: dict[str, float] | None = None) -> None:
         before = self.version()

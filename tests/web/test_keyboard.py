@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from browser_harness import CARD_VALUE, DESKTOP, new_page, screenshot, watch_console
+from browser_harness import (
+    CARD_VALUE,
+    DESKTOP,
+    new_page,
+    screenshot,
+    wait_for_answer,
+    watch_console,
+)
 from test_board_frame import sit_down
 from test_browser_rummy import game_ready, rank_of
 
@@ -77,9 +84,7 @@ class KeyboardPlayer:
             arg=self.root, timeout=timeout * 1000)
 
     def wait_newer(self, version: int, timeout: float = 15.0) -> None:
-        self.page.wait_for_function(
-            "v => Number(document.querySelector('.table-page')?.dataset.version) > v",
-            arg=version, timeout=timeout * 1000)
+        wait_for_answer(self.page, version, timeout)
 
     def answered(self, version: int, timeout: float = 1.5) -> bool:
         """Whether the server answered (a newer version) within ``timeout`` seconds."""
