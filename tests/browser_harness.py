@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -219,11 +219,12 @@ class GinPlayer:
         self.page.wait_for_function(
             "() => document.querySelector('.gin')?.dataset.mode === 'play'")
 
-    def highest_deadwood_card(self) -> str:
+    def highest_deadwood_card(self, excluding: Collection[str] = ()) -> str:
         """The playable card worth most, preferring deadwood: a simple human habit."""
-        cards = self.page.eval_on_selector_all(
+        cards = [c for c in self.page.eval_on_selector_all(
             ".my-hand .hand-card.playable",
             "els => els.map(e => [e.dataset.card, e.classList.contains('is-deadwood')])")
+            if c[0] not in excluding]
         assert cards, "no playable card although it is my discard"
         return str(max(cards, key=lambda c: (c[1], CARD_VALUE[c[0][0]]))[0])
 

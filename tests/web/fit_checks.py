@@ -55,9 +55,12 @@ _OVERFLOW_JS = """(root) => {
   return {scrolls, out: out.slice(0, 20)};
 }"""
 
-_TAPPABLE_JS = """([selector, least]) => {
+_TAPPABLE_JS = """([selector, least, scroll]) => {
   const bad = [];
+  const was = [window.scrollX, window.scrollY];
   for (const el of document.querySelectorAll(selector)) {
+    // elementFromPoint sees only the viewport: a card below the fold is first scrolled to.
+    if (scroll) el.scrollIntoView({block: "nearest", inline: "nearest"});
     const r = el.getBoundingClientRect();
     if (r.width === 0) continue;
     // The part of the card no later sibling covers: where the face shows.
@@ -80,6 +83,7 @@ _TAPPABLE_JS = """([selector, least]) => {
     const width = document.documentElement.clientWidth;
     if (r.left < 0 || r.right > width) bad.push(`${name}: off-screen`);
   }
+  if (scroll) window.scrollTo(...was);
   return bad;
 }"""
 
@@ -98,10 +102,12 @@ def assert_fits(page: Page, root: str | None = None) -> None:
     assert not found["scrolls"] and not found["out"], f"at {size}: {found}"
 
 
-def untappable(page: Page, selector: str, least: int = MIN_FACE_PX) -> list[str]:
+def untappable(page: Page, selector: str, least: int = MIN_FACE_PX,
+               scroll: bool = False) -> list[str]:
     """The cards matching ``selector`` showing less than ``least`` px of face, covered
-    where a finger would tap, or off-screen."""
-    bad: list[str] = page.evaluate(_TAPPABLE_JS, [selector, least])
+    where a finger would tap, or off-screen. ``scroll``: cards a player scrolls to (a panel
+    taller than the screen) are each scrolled into view first; else all must be on screen."""
+    bad: list[str] = page.evaluate(_TAPPABLE_JS, [selector, least, scroll])
     return bad
 
 

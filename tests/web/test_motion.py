@@ -23,8 +23,16 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from browser_harness import DESKTOP, GinPlayer, screenshot, table_code, watch_console
+from browser_harness import (
+    DESKTOP,
+    PHONE_LANDSCAPE,
+    GinPlayer,
+    screenshot,
+    table_code,
+    watch_console,
+)
 from test_board_frame import sit_down
 from test_browser_rummy import game_ready
 from test_browser_spades import SpadesPlayer
@@ -197,13 +205,15 @@ def test_a_click_during_a_flight_is_not_blocked(
         () => window.__runningAtClick.push(({RUNNING_JS})().length), true); }}""")
 
     before = player.version()
+    held = player.hand()
     page.click("#stock")
     player.wait_newer(before)
     assert len(player.hand()) == 11
 
-    # Tap a card while the hand makes room for the drawn one (it slides under the finger).
+    # Tap a card while the hand makes room for the drawn one (it slides under the finger;
+    # the drawn card itself lets the pointer through until it has landed).
     page.wait_for_function(f"() => ({RUNNING_JS})().length > 0")
-    card = player.highest_deadwood_card()
+    card = player.highest_deadwood_card(excluding=set(player.hand()) - set(held))
     point = page.evaluate("""card => {
       const el = document.querySelector(`.my-hand .hand-card[data-card="${card}"]`);
       const r = el.getBoundingClientRect(), y = r.top + r.height / 2;
@@ -219,6 +229,62 @@ def test_a_click_during_a_flight_is_not_blocked(
     assert card not in player.hand()
     assert page.evaluate("() => window.__runningAtClick")[-1] > 0, "the tap came after the flights"
     cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+
+
+# Whether a card in flight covers the point (x, y): elementFromPoint cannot tell, since a card
+# crossing the table lets the pointer through; its box can.
+COVERED_JS = """([x, y]) => document.getAnimations().some(a => {
+  if (!String(a.id).startsWith('card-') || a.playState !== 'running') return false;
+  const r = a.effect.target.getBoundingClientRect();
+  return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom; })"""
+
+
+def test_a_press_on_the_stock_is_not_lost_when_a_card_flies_over_it(
+        browser: Browser, base_url: str) -> None:
+    """Sideways on a phone the opponent's discard flies over the stock on its way to the
+    pile. A press on the stock released while it passed used to land on the flying card;
+    the browser then clicked their common ancestor, and the draw was lost (seen in CI).
+    Animations run fifty times slower, so the press surely straddles the flight."""
+    context = browser.new_context(viewport=PHONE_LANDSCAPE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    player = gin_table(page, base_url)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    straddled = 0
+    for _ in range(8):
+        until_my_draw(player)
+        player.click_and_wait("#stock")
+        player.wait_until_ready()
+        if player.hand_over() or player.phase() != "discard":
+            continue
+        page.wait_for_function("() => !document.querySelector('.gin').dataset.moving")
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.02})
+        player.play_turn()  # my discard; the computer answers with its draw and discard
+        player.wait_until_ready()
+        if player.hand_over():
+            cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+            continue
+        point = centre(page, "#stock")
+        page.mouse.move(*point)
+        if page.evaluate(COVERED_JS, point):
+            cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+            continue  # already under a card: no press can start on the stock
+        before = player.version()
+        page.mouse.down()
+        try:
+            page.wait_for_function(COVERED_JS, arg=point, timeout=8_000)
+            straddled += 1
+        except PlaywrightTimeoutError:
+            pass  # nothing flew over the stock this time: an ordinary click
+        page.mouse.up()
+        player.wait_newer(before)
+        assert player.phase() == "discard" or player.hand_over(), player.phase()
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        if straddled >= 2:
+            break
+    assert straddled, "no card flew over the stock while it was pressed: the test proves nothing"
+    context.close()
 
 
 def test_reduced_motion_moves_nothing(browser: Browser, base_url: str) -> None:

@@ -11,6 +11,13 @@
 // an animation: input and the next view are never held up. A new view cancels
 // the flights still running and starts from where the cards are seen to be.
 //
+// A card crossing the table (a draw, a discard, a deal, a trick card) lets the
+// pointer through until it lands: flights are drawn above everything, and a
+// press on the stock whose release came over a card flying past was a click on
+// neither (the browser sends it to their common ancestor), so the tap was lost.
+// A card sliding within its own place (a hand making room) keeps the pointer:
+// it is still the card under the finger.
+//
 // prefers-reduced-motion: reduce turns it all off; play() still reports what
 // moved, which the frame's sounds use. While anything flies, the board's root
 // carries data-moving="true" (tests that measure the cards wait for it to go).
@@ -183,7 +190,9 @@ export function createMotion(root) {
     if (reducedMotion() || typeof Element.prototype.animate !== "function") return found;
     const flights = [];
     if (!info.deal) {
-      for (const [b, a] of found.moved) flights.push(() => fly(a.el, b.rect, a.rect, { id: "card-move" }));
+      for (const [b, a] of found.moved) {
+        flights.push(() => fly(a.el, b.rect, a.rect, { id: "card-move", crossing: b.zone !== a.zone }));
+      }
       for (const b of found.vanished) {
         const to = leaveTo(b, info);
         if (to) flights.push(() => flyAway(b, to));
@@ -198,6 +207,7 @@ export function createMotion(root) {
       const delay = info.deal ? Math.min(dealt++, 16) * DEAL_STAGGER_MS : 0;
       flights.push(() => fly(a.el, cardSized(from, a.rect), a.rect, {
         id: info.deal ? "card-deal" : "card-in", delay, ms: info.deal ? DEAL_MS : MOVE_MS, fade: info.deal ? 0 : 0.35,
+        crossing: true,
       }));
     }
     if (flights.length > MAX_FLIGHTS) return found;
@@ -226,8 +236,11 @@ export function createMotion(root) {
     return null;
   }
 
-  /** Animate `el` from the box `from` to where it is (`to`); fade: the opacity it starts with. */
-  function fly(el, from, to, { id, delay = 0, ms = MOVE_MS, fade = null }) {
+  /**
+   * Animate `el` from the box `from` to where it is (`to`); fade: the opacity it starts with;
+   * crossing: it comes from another place on the table, and lets the pointer through until it lands.
+   */
+  function fly(el, from, to, { id, delay = 0, ms = MOVE_MS, fade = null, crossing = false }) {
     const dx = from.left + from.width / 2 - (to.left + to.width / 2);
     const dy = from.top + from.height / 2 - (to.top + to.height / 2);
     const sx = from.width / to.width;
@@ -245,6 +258,7 @@ export function createMotion(root) {
     }
     const animation = el.animate(frames, { duration: ms, delay, easing: EASE, fill: "backwards" });
     animation.id = id;
+    if (crossing) passThrough(el, animation);
     running.push(track(animation));
     return animation;
   }
@@ -293,6 +307,23 @@ export function createMotion(root) {
   }
 
   return { before, play, stop };
+}
+
+// The crossing flight each element is in: a card kept across redraws may start its next
+// flight before the last one's (queued) cancel event arrives, which must not undo it.
+const crossingFlight = new WeakMap();
+
+/** `el` ignores the pointer while `animation` runs (presses go to what lies under it). */
+function passThrough(el, animation) {
+  crossingFlight.set(el, animation);
+  el.style.pointerEvents = "none";
+  const back = () => {
+    if (crossingFlight.get(el) !== animation) return;
+    crossingFlight.delete(el);
+    el.style.removeProperty("pointer-events");
+  };
+  animation.addEventListener("finish", back);
+  animation.addEventListener("cancel", back);
 }
 
 /** A card-sized box (`card`'s size times `scale`) centred on `place`. */
