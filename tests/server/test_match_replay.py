@@ -55,7 +55,12 @@ async def test_finished_and_unfinished_matches_replay_as_they_may(
         done = (await ann.http.get(f"/api/matches/{first}/replay")).json()
         assert done["over"] is True and done["seats"] == ["Ann", "Bob"]
         steps = done["steps"]
-        assert steps[0]["action"] is None and len(steps) > 10
+        # A step for the deal, then one for every move to the end (a hand may be short:
+        # the simple bot knocks at its first chance, seen ending after five moves).
+        assert steps[0]["action"] is None and len(steps) >= 3
+        assert [step["n"] for step in steps] == list(range(len(steps)))
+        assert all(step["action"] for step in steps[1:])
+        assert steps[-1]["phase"] == "match_over"
         for step in steps:  # every hand face up, 10 or 11 cards
             assert all(isinstance(hand, list) and len(hand) in (10, 11)
                        for hand in step["hands"]), step
