@@ -27,8 +27,9 @@ from browser_harness import (
     table_code,
     watch_console,
 )
+from cardtable.engine.games.gin import Phase as GinPhase
 from test_browser_indian import IndianPlayer
-from test_browser_rummy import RummyPlayer, game_ready
+from test_browser_rummy import RummyPlayer, ScriptedTable, engine_state, game_ready
 from test_browser_spades import SpadesPlayer
 
 # game: (the board's root class and stylesheet, its player, seats, table options)
@@ -132,5 +133,87 @@ def test_every_board_in_the_frame(browser: Browser, base_url: str, game: str) ->
     assert over(page, root)
     assert page.inner_text("#status").strip()
     pictures(page, f"{game}-hand-over")
+    assert not problems, problems
+    context.close()
+
+
+# The stock as it is drawn now: marked, so that a redraw (a new element) shows.
+MARK_STOCK_JS = "() => { document.querySelector('#stock').__pressed = true; }"
+STOCK_KEPT_JS = "() => document.querySelector('#stock').__pressed === true"
+
+
+class Pointer:
+    """A mouse, or a finger through the DevTools protocol (a real touch: the browser makes
+    the tap's click itself, as a task of its own after the release)."""
+
+    def __init__(self, page: Page, kind: str) -> None:
+        self.page, self.kind = page, kind
+        self.cdp = page.context.new_cdp_session(page) if kind == "touch" else None
+
+    def down(self, x: float, y: float) -> None:
+        if self.cdp is None:
+            self.page.mouse.move(x, y)
+            self.page.mouse.down()
+        else:
+            self.cdp.send("Input.dispatchTouchEvent",
+                          {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+
+    def up(self) -> None:
+        if self.cdp is None:
+            self.page.mouse.up()
+        else:
+            self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def centre_of(page: Page, selector: str, dx: float | None = None) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box, f"{selector} is not on screen"
+    return box["x"] + (box["width"] / 2 if dx is None else dx), box["y"] + box["height"] / 2
+
+
+@pytest.mark.parametrize("pointer", ["mouse", "touch"])
+def test_a_press_is_not_lost_when_a_view_comes_before_its_release(
+        browser: Browser, base_url: str, pointer: str) -> None:
+    """Every view redraws the board from scratch. A view that came between a press on the
+    stock and its release replaced the stock, and the browser clicked neither element: the
+    draw was lost. The frame now draws such a view after the press's click, and a view that
+    came while the pointer was down on no control is drawn once it is released."""
+    touch = pointer == "touch"
+    context = browser.new_context(viewport=PHONE_LANDSCAPE if touch else DESKTOP,
+                                  has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    problems = watch_console(page)
+    table = ScriptedTable(page, base_url, "gin")
+    finger = Pointer(page, pointer)
+    state = engine_state("gin", phase=GinPhase.DRAW, to_act=0)
+    view = state.view(0)
+    table.show(view)
+    page.wait_for_selector(".gin.my-turn #stock:enabled")
+
+    page.evaluate(MARK_STOCK_JS)
+    finger.down(*centre_of(page, "#stock"))
+    table.show({**view, "stock": view["stock"] - 1})  # say, a seat's connection changed
+    assert page.evaluate(STOCK_KEPT_JS), "the board was redrawn under the press"
+    finger.up()
+    page.wait_for_function("() => window.__sockets[0].sent.some(f => f.t === 'act')")
+    assert [a["action"] for a in table.acts()] == [{"type": "draw_stock"}]
+    # The held view was drawn after the click ("Sending…" with the new stock count).
+    page.wait_for_function(
+        "n => document.querySelector('#stock-count')?.textContent === String(n)",
+        arg=view["stock"] - 1)
+
+    # A press on no control: the view that came meanwhile is drawn on the release.
+    table.show(view, ack=table.acts()[0]["id"])
+    page.wait_for_selector(".gin.my-turn #stock:enabled")
+    page.evaluate(MARK_STOCK_JS)
+    finger.down(*centre_of(page, ".table-info", dx=2))
+    table.show({**view, "stock": view["stock"] - 2})
+    assert page.evaluate(STOCK_KEPT_JS), "the board was redrawn under the press"
+    finger.up()
+    page.wait_for_function(
+        "n => document.querySelector('#stock-count')?.textContent === String(n)",
+        arg=view["stock"] - 2)
+    assert len(table.acts()) == 1
     assert not problems, problems
     context.close()

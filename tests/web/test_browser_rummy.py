@@ -791,7 +791,9 @@ class ScriptedTable:
                  "table": table}
         page.evaluate("""d => { const s = window.__sockets[0]; s.open();
             s.receive({t: 'welcome', v: 0, d}); }""", hello)
-        page.wait_for_selector(".rummy")  # the game's module is loaded: views draw at once
+        # The game's module is loaded (its board's root is up): views draw at once.
+        page.wait_for_selector({"gin": ".gin", "indian": ".indian", "spades": ".spades"}.get(
+            game, ".rummy"))
 
     def show(self, view: dict[str, Any], ack: str | None = None) -> None:
         self.version += 1

@@ -4,6 +4,11 @@
 //
 // Drop targets are elements with a `data-drop` attribute; onDrop receives
 // the target element (or null) and the pointer position.
+//
+// holdWhilePressed() keeps a board from redrawing under a press: the boards
+// rebuild their elements on every view, and a press whose element is replaced
+// before the release clicks neither the old element nor the new one (the
+// browser sends the click to their common ancestor), so the tap was lost.
 
 const THRESHOLD = 6; // px of movement before a press becomes a drag
 let active = null;
@@ -79,4 +84,63 @@ export function draggable(el, { onDrop, onEnd, enabled = () => true }) {
     window.addEventListener("pointerup", up);
     window.addEventListener("pointercancel", cancel);
   });
+}
+
+const LONGEST_PRESS_MS = 800; // a press held longer is no tap: the board catches up anyway
+const CLICK_WAIT_MS = 150; // after a release, how long its click may take to come
+
+/**
+ * While a press that began inside `root` is down, and until the click of its release has
+ * run, `held()` is true; `onRelease()` then runs (draw what was held back). `stop()` removes
+ * the window's listeners.
+ */
+export function holdWhilePressed(root, onRelease) {
+  let pressed = null; // the pointerId of the press
+  let clicking = false; // released: its click is still to come
+  let timer = null;
+  const end = () => {
+    const was = pressed !== null || clicking;
+    pressed = null;
+    clicking = false;
+    clearTimeout(timer);
+    if (was) setTimeout(onRelease, 0); // after the click's own handlers
+  };
+  const down = (event) => {
+    if (!event.isPrimary) return;
+    pressed = event.pointerId;
+    clicking = false;
+    clearTimeout(timer);
+    timer = setTimeout(end, LONGEST_PRESS_MS);
+  };
+  const up = (event) => {
+    if (pressed === null || event.pointerId !== pressed) return;
+    pressed = null;
+    clearTimeout(timer);
+    if (event.pointerType === "mouse") {
+      setTimeout(onRelease, 0); // a mouse's click comes in this same task, before this
+      return;
+    }
+    // A finger's (or pen's) click comes as a task of its own after the release: a view
+    // may come between them. Held until it comes (a press that moved away makes none).
+    clicking = true;
+    timer = setTimeout(end, CLICK_WAIT_MS);
+  };
+  const cancel = (event) => { if (event.pointerId === pressed) end(); };
+  // Capture on the window: first of all listeners, so the click's own handler already
+  // finds the board free to redraw (an action sent redraws at once).
+  const click = () => { if (clicking) end(); };
+  root.addEventListener("pointerdown", down, true);
+  window.addEventListener("pointerup", up, true);
+  window.addEventListener("pointercancel", cancel, true);
+  window.addEventListener("click", click, true);
+  return {
+    held: () => pressed !== null || clicking,
+    stop() {
+      clearTimeout(timer);
+      root.removeEventListener("pointerdown", down, true);
+      window.removeEventListener("pointerup", up, true);
+      window.removeEventListener("pointercancel", cancel, true);
+      window.removeEventListener("click", click, true);
+    },
+  };
 }

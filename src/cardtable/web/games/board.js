@@ -45,7 +45,7 @@
 import { createMotion } from "../anim.js";
 import { localDeadline, URGENT_MS } from "../clock.js";
 import { h, replace } from "../dom.js";
-import { isDragging } from "../drag.js";
+import { holdWhilePressed, isDragging } from "../drag.js";
 import { muteButton, playSound } from "../sound.js";
 import { prefs, setPref } from "../state.js";
 import { clearHandToasts } from "../toast.js";
@@ -130,7 +130,7 @@ export function mountBoard(el, ctx, makeGame) {
       return Boolean(v && isSeat(v.seat) && v.to_act === v.seat && !ctx.pending && ctx.online && !heldHand(v));
     },
     draw: () => draw(),
-    /** After a drag ends: the redraw held back while it was under the user's finger. */
+    /** After a drag or a press ends: the redraw held back while it was under the user's finger. */
     afterDrag() { if (state.drawAfterDrag) draw(); },
     say(text) { if (message) message.textContent = text || ""; },
     setLastMove(text) { lastMove.textContent = text; },
@@ -165,6 +165,7 @@ export function mountBoard(el, ctx, makeGame) {
   frame.root = root;
   el.append(root);
   const motion = createMotion(root);
+  const press = holdWhilePressed(root, () => frame.afterDrag());
 
   // -- the finished hand -------------------------------------------------------------------
 
@@ -209,7 +210,7 @@ export function mountBoard(el, ctx, makeGame) {
     const line = game.events(view, meta);
     if (line !== null && line !== undefined) lastMove.textContent = line;
     noteFresh(view);
-    if (isDragging()) {
+    if (isDragging() || press.held()) {
       state.drawAfterDrag = true; // not under the user's finger
       return;
     }
@@ -457,6 +458,7 @@ export function mountBoard(el, ctx, makeGame) {
     key,
     destroy() {
       clearTimeout(state.clock.timer);
+      press.stop();
       motion.stop();
       game.destroy?.();
       el.replaceChildren();
