@@ -353,6 +353,14 @@ def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, 
     return context, page
 
 
+def centre(page: Page, selector: str, dx: float | None = None) -> tuple[float, float]:
+    """The middle of the first element matching ``selector`` on screen (``dx``: that far
+    from its left edge instead)."""
+    box = page.locator(selector).first.bounding_box()
+    assert box, f"{selector} is not on screen"
+    return box["x"] + (box["width"] / 2 if dx is None else dx), box["y"] + box["height"] / 2
+
+
 def socket_frames(page: Page) -> list[str]:
     return list(SOCKET_FRAMES.get(id(page), ()))
 

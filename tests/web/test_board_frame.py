@@ -22,6 +22,7 @@ from browser_harness import (
     PHONE_LANDSCAPE,
     SIZES,
     GinPlayer,
+    centre,
     new_page,
     screenshot,
     table_code,
@@ -165,12 +166,6 @@ class Pointer:
             self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
-def centre_of(page: Page, selector: str, dx: float | None = None) -> tuple[float, float]:
-    box = page.locator(selector).bounding_box()
-    assert box, f"{selector} is not on screen"
-    return box["x"] + (box["width"] / 2 if dx is None else dx), box["y"] + box["height"] / 2
-
-
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_a_press_is_not_lost_when_a_view_comes_before_its_release(
         browser: Browser, base_url: str, pointer: str) -> None:
@@ -192,7 +187,7 @@ def test_a_press_is_not_lost_when_a_view_comes_before_its_release(
     page.wait_for_selector(".gin.my-turn #stock:enabled")
 
     page.evaluate(MARK_STOCK_JS)
-    finger.down(*centre_of(page, "#stock"))
+    finger.down(*centre(page, "#stock"))
     table.show({**view, "stock": view["stock"] - 1})  # say, a seat's connection changed
     assert page.evaluate(STOCK_KEPT_JS), "the board was redrawn under the press"
     finger.up()
@@ -207,7 +202,7 @@ def test_a_press_is_not_lost_when_a_view_comes_before_its_release(
     table.show(view, ack=table.acts()[0]["id"])
     page.wait_for_selector(".gin.my-turn #stock:enabled")
     page.evaluate(MARK_STOCK_JS)
-    finger.down(*centre_of(page, ".table-info", dx=2))
+    finger.down(*centre(page, ".table-info", dx=2))
     table.show({**view, "stock": view["stock"] - 2})
     assert page.evaluate(STOCK_KEPT_JS), "the board was redrawn under the press"
     finger.up()

@@ -29,6 +29,7 @@ from browser_harness import (
     DESKTOP,
     PHONE_LANDSCAPE,
     GinPlayer,
+    centre,
     screenshot,
     table_code,
     watch_console,
@@ -91,12 +92,6 @@ def shift(first: str | None) -> tuple[float, float]:
 def start_of(flight: dict[str, Any]) -> tuple[float, float]:
     dx, dy = shift(flight["first"])
     return flight["centre"][0] + dx, flight["centre"][1] + dy
-
-
-def centre(page: Page, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
-    assert box, f"{selector} is not on screen"
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
 def near(a: tuple[float, float], b: tuple[float, float], within: float = NEAR_PX) -> bool:
@@ -239,6 +234,30 @@ COVERED_JS = """([x, y]) => document.getAnimations().some(a => {
   return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom; })"""
 
 
+def draw_under_a_flight(page: Page, player: GinPlayer) -> bool:
+    """Discard; at my next draw press on the stock, release once a card flying past covers
+    it (or its flights are over), and check the draw was answered. Whether one did cover it."""
+    player.play_turn()  # my discard; the computer answers with its draw and discard
+    player.wait_until_ready()
+    if player.hand_over():
+        return False
+    point = centre(page, "#stock")
+    page.mouse.move(*point)
+    if page.evaluate(COVERED_JS, point):
+        return False  # already under a card: no press can start on the stock
+    before = player.version()
+    page.mouse.down()
+    try:
+        page.wait_for_function(COVERED_JS, arg=point, timeout=8_000)
+        covered = True
+    except PlaywrightTimeoutError:
+        covered = False  # nothing flew over the stock this time: an ordinary click
+    page.mouse.up()
+    player.wait_newer(before)
+    assert player.phase() == "discard" or player.hand_over(), player.phase()
+    return covered
+
+
 def test_a_press_on_the_stock_is_not_lost_when_a_card_flies_over_it(
         browser: Browser, base_url: str) -> None:
     """Sideways on a phone the opponent's discard flies over the stock on its way to the
@@ -260,27 +279,10 @@ def test_a_press_on_the_stock_is_not_lost_when_a_card_flies_over_it(
             continue
         page.wait_for_function("() => !document.querySelector('.gin').dataset.moving")
         cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.02})
-        player.play_turn()  # my discard; the computer answers with its draw and discard
-        player.wait_until_ready()
-        if player.hand_over():
-            cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
-            continue
-        point = centre(page, "#stock")
-        page.mouse.move(*point)
-        if page.evaluate(COVERED_JS, point):
-            cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
-            continue  # already under a card: no press can start on the stock
-        before = player.version()
-        page.mouse.down()
         try:
-            page.wait_for_function(COVERED_JS, arg=point, timeout=8_000)
-            straddled += 1
-        except PlaywrightTimeoutError:
-            pass  # nothing flew over the stock this time: an ordinary click
-        page.mouse.up()
-        player.wait_newer(before)
-        assert player.phase() == "discard" or player.hand_over(), player.phase()
-        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+            straddled += draw_under_a_flight(page, player)
+        finally:
+            cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
         if straddled >= 2:
             break
     assert straddled, "no card flew over the stock while it was pressed: the test proves nothing"

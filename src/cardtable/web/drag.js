@@ -114,15 +114,12 @@ export function holdWhilePressed(root, onRelease) {
   };
   const up = (event) => {
     if (pressed === null || event.pointerId !== pressed) return;
-    pressed = null;
-    clearTimeout(timer);
-    if (event.pointerType === "mouse") {
-      setTimeout(onRelease, 0); // a mouse's click comes in this same task, before this
-      return;
-    }
+    if (event.pointerType === "mouse") return end(); // its click comes in this same task
     // A finger's (or pen's) click comes as a task of its own after the release: a view
     // may come between them. Held until it comes (a press that moved away makes none).
+    pressed = null;
     clicking = true;
+    clearTimeout(timer);
     timer = setTimeout(end, CLICK_WAIT_MS);
   };
   const cancel = (event) => { if (event.pointerId === pressed) end(); };
