@@ -361,7 +361,7 @@ class Connection:
             self.on_frame(frame)
         d = frame.d
         if frame.t == "view" and frame.v is not None:
-            self.view, self.version = d.get("view", {}), frame.v
+            self.view, self.version = d.get("view") or {}, frame.v
             self.events = d.get("events", [])
             self.rematch_votes = list(d.get("rematch", []))
         elif frame.t == "welcome":

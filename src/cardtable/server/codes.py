@@ -17,7 +17,8 @@ class LogKind(StrEnum):
     AUTO = "auto"  # the rest of a timed-out turn, or a stand-in's move
     OPTIONS = "options"  # the host changed the game's options between matches
     END = "end"  # the match ended by agreement (or was abandoned)
-    REDEAL = "redeal"  # a new match at the same table (the options' change took effect)
+    START = "start"  # every seat is taken: the first match is dealt (nothing was before)
+    REDEAL = "redeal"  # (old logs only) new options before the first move dealt again
     REMATCH = "rematch"  # the players agreed to play again
 
 
@@ -27,7 +28,7 @@ class CloseCode(IntEnum):
     NORMAL = 1000  # done: the seat left the table
     GOING_AWAY = 1001  # the server is stopping
     SERVICE_RESTART = 1012  # the table moved to another process: reconnect now
-    POLICY = 1008  # too many frames or connections from one address
+    POLICY = 1008  # too many frames, or too many sockets open from one address
     TOO_BIG = 1009  # a frame above the size limit
     TRY_LATER = 1013  # the database is unavailable; reconnect later
     BAD_TOKEN = 4003  # the seat token is wrong
@@ -35,3 +36,4 @@ class CloseCode(IntEnum):
     NO_SPECTATORS = 4005  # this table admits no spectators
     SPECTATORS_FULL = 4006  # the spectator cap is reached
     HOST_REFUSES = 4007  # the private table's host blocks this browser's player
+    NO_HELLO = 4008  # no hello within the hello timeout: reconnect and say it at once

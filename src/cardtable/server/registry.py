@@ -71,7 +71,8 @@ class Registry:
                      kinds: list[str] | None = None,
                      settings: dict[str, Any] | None = None,
                      sitter: Sitter | None = None) -> tuple[Table, int, str]:
-        """A new table with its match dealt; the creator takes seat 0.
+        """A new table; the creator takes seat 0. Its match is dealt now if every seat is
+        taken (computers), else once the last one is (``Table.deal_when_seated``).
 
         ``kinds`` says who sits in seats 1, 2, ... ("human" waits for an invitee, "bot" is
         a computer); without it every other seat follows ``opponent``. ``ValueError`` for
@@ -97,7 +98,9 @@ class Registry:
             if "bot" in kinds:
                 raise ValueError("a rated table seats people only: invite friends, or make "
                                  "it a practice table")
-        state = game.new_match(parsed, players=players, rng=secrets.SystemRandom())
+        # Dealt only with every seat taken: nobody holds cards while the table waits.
+        state = None if invited else game.new_match(parsed, players=players,
+                                                     rng=secrets.SystemRandom())
         token = new_token()
         fair_key = secrets.token_hex(32)  # the salts of its shuffles derive from it
         address = address_key(fair_key, sitter.address) if table_settings.rated else None
@@ -128,7 +131,7 @@ class Registry:
     async def _create_record(self, table_id: str, game_name: str, parsed: Options,
                              players: int, seats: list[SeatRecord],
                              table_settings: TableSettings, invited: bool,
-                             state: GameState, fair_key: str) -> TableRecord:
+                             state: GameState | None, fair_key: str) -> TableRecord:
         """The new table's row, under a room code nobody has."""
         for _ in range(20):
             record = TableRecord(
@@ -136,7 +139,8 @@ class Registry:
                 options=parsed.to_dict(), players=players, seats=seats,
                 private=table_settings.private,
                 status="waiting" if invited else "playing",
-                start_chance=state.chance_outcomes(), settings=table_settings.to_json(),
+                start_chance=[] if state is None else state.chance_outcomes(),
+                settings=table_settings.to_json(),
                 fair_key=fair_key)
             try:
                 await self.store.create_table(record)

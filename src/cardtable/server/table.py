@@ -75,13 +75,16 @@ __all__ = ["Table", "rebuild"]
 class Table:
     """A live table: its record, match state, version and connections."""
 
-    def __init__(self, record: TableRecord, state: GameState, version: int, store: Store,
+    def __init__(self, record: TableRecord, state: GameState | None, version: int, store: Store,
                  config: ServerConfig, log_writer: LogWriter, *,
                  options: Options | None = None, commands: dict[str, int] | None = None,
                  moves: int = 0, ended: str | None = None, drawn: Sequence[Drawn] | None = None,
                  match_started: int = 0,
                  notify: Callable[[Table], None] | None = None, home: Home | None = None):
-        self.record, self.state, self.version = record, state, version
+        self.record, self.version = record, version
+        # The match being played; None while the table waits for players: nothing is dealt
+        # until every seat is taken (``deal_when_seated``), so nobody holds a card to judge.
+        self.state: GameState | None = state
         self.store, self.config, self.log_writer = store, config, log_writer
         self.game = get_game(record.game)
         # The rules of this (or the next) match, parsed once.
@@ -103,8 +106,9 @@ class Table:
         self.talk = Talk()
         self.history = History()
         self.match_started = match_started  # the version that started the current match
-        self.fairness = Fairness.of(record.table_id, record.fair_key, drawn if drawn is not None
-                                    else [Drawn(version, state.chance_outcomes(), True)])
+        if drawn is None:
+            drawn = [] if state is None else [Drawn(version, state.chance_outcomes(), True)]
+        self.fairness = Fairness.of(record.table_id, record.fair_key, drawn)
         self.eviction = Eviction(self.table_id, config, home)
         self.fence: int | None = None  # the lease's fencing token (cardtable.cluster)
         self._task: asyncio.Task[None] | None = None
@@ -149,6 +153,8 @@ class Table:
             self.history.keep(match_record(self))
             self.post(Heal())
         self.next_turn()
+        if self.state is None:  # the last seat was taken just before a crash: deal now
+            self.post(Heal())
 
     async def stop(self) -> None:
         self._stop_timers()
@@ -233,6 +239,7 @@ class Table:
                 self.presence.send_away(self, blocker, blocked)
             case Heal():
                 await self.journal.heal(self)
+                await self.deal_when_seated()
             case Evict():
                 if await self.eviction.may_leave(self):
                     self._leave_memory()
@@ -321,9 +328,9 @@ class Table:
                           self.table_settings, self.spectators())
 
     def status(self) -> str:
-        if self.state.is_over() or self.ended:
+        if self.ended or (self.state is not None and self.state.is_over()):
             return "over"
-        if any(s.name is None for s in self.record.seats):
+        if self.state is None or any(s.name is None for s in self.record.seats):
             return "waiting"
         return "playing"
 
@@ -349,12 +356,15 @@ class Table:
     def hand_done(self) -> bool:
         """Whether the hand is over (its shuffles may be revealed): dealing the next is the
         only move, or the match is over."""
-        return self.status() == "over" or self.game.only_dealing(self.state)
+        return self.status() == "over" or (self.state is not None
+                                           and self.game.only_dealing(self.state))
 
     def view_frame(self, seat: int | None, events: Sequence[Event] = (),
-                   ack: str | None = None) -> str:
-        return p.view_frame(self.version, self.state.view(seat), [e.view(seat) for e in events],
-                            ack, self._table_meta())
+                   ack: str | None = None, acked: int | None = None) -> str:
+        # Not dealt yet: no view at all (the seats, the settings and the chat say the rest).
+        view = None if self.state is None else self.state.view(seat)
+        return p.view_frame(self.version, view, [e.view(seat) for e in events], ack,
+                            self._table_meta(), acked)
 
     def snapshot(self, conn: Connection) -> None:
         conn.send(self.view_frame(conn.seat))
@@ -428,8 +438,9 @@ class Table:
         seat = conn.seat
         if seat is None:
             return self.error(conn, "spectator", "spectators cannot act", ref)
-        if f"{seat}:{ref}" in self.commands:  # a retry: applied once, acknowledged again
-            return conn.send(self.view_frame(seat, ack=ref))
+        logged = self.commands.get(f"{seat}:{ref}")
+        if logged is not None:  # a retry: applied once, acknowledged again
+            return conn.send(self.view_frame(seat, ack=ref, acked=logged))
         if frame.v != self.version:
             return self.error(conn, "stale", f"you acted on version {frame.v}; the table is "
                               f"at {self.version}", ref)
@@ -438,7 +449,7 @@ class Table:
             why = ("the match starts when every seat is taken" if status == "waiting"
                    else "the match is over")
             return self.error(conn, "not_playing", why, ref)
-        if self.state.current_player() != seat:
+        if self.state is None or self.state.current_player() != seat:
             return self.error(conn, "not_your_turn", "it is not your turn", ref)
         try:
             action = Action.from_json(frame.d.action)
@@ -451,6 +462,8 @@ class Table:
 
     async def apply_move(self, seat: int, action: Action, ref: str | None,
                          conn: Connection | None, kind: LogKind = LogKind.ACTION) -> bool:
+        if self.state is None:
+            raise RuntimeError("a move before the deal")  # callers check the status first
         drawn = len(self.state.chance_outcomes())
         try:
             events = self.state.apply(action)
@@ -483,12 +496,29 @@ class Table:
             self.journal.schedule_heal(self)
 
     def _undo_move(self, drawn: int) -> None:
+        assert self.state is not None
         self.state = without_last_move(self.state, self.record.game, drawn)
+
+    async def deal_when_seated(self) -> None:
+        """Deal the first match once every seat is taken (nothing is dealt before: the
+        host's cards must not be seen while he could still change the rules or wait)."""
+        if self.state is not None or self.ended or self.evicted \
+                or any(s.name is None for s in self.record.seats):
+            return
+        if not await self.deal_again(LogKind.START, None, self.options, None):
+            return  # the log did not take it: the heal timer deals again
+        self.record.options = self.options.to_dict()  # the row's copy of this match's rules
+        self.presence.new_match()
+        await self.settle_row()  # logged: a failure here only delays the row
+        self.next_turn()
+        self.broadcast()
+        self.seats_changed()
 
     async def deal_again(self, kind: LogKind, seat: int | None, options: Options,
                          conn: Connection | None) -> bool:
-        """A new match under ``options`` (a rematch, or a redeal before the first move),
-        logged as ``kind``; False (and the match as it was) if the log did not take it."""
+        """A new match under ``options`` (the first, once every seat is taken, or a
+        rematch), logged as ``kind``; False (and the table as it was) if the log did not
+        take it. Nobody may ask for a match to be dealt again: see ``Talk.change_settings``."""
         fresh = self.game.new_match(options, players=self.record.players,
                                     rng=secrets.SystemRandom())
         previous, self.state = self.state, fresh

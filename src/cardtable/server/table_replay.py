@@ -3,10 +3,14 @@
 Event kinds (:class:`~cardtable.server.codes.LogKind`): ``action`` (a seat's own move; a
 person's carries the client's command id), ``timeout`` (the automatic move of a turn
 that ran out: it counts against the seat), ``auto`` (any other move the server made for
-a person: the rest of a timed-out turn, or a computer standing in), ``redeal`` (new
-options before the first move: a new deal), ``rematch`` (a new match), ``options`` (new
-rules after a match, for the rematch) and ``end`` (the match ended by agreement,
-unscored).
+a person: the rest of a timed-out turn, or a computer standing in), ``start`` (every seat
+is taken: the first match is dealt), ``rematch`` (a new match), ``options`` (new rules
+while the table waits, or after a match for the rematch), ``end`` (the match ended by
+agreement, unscored) and, in logs written before matches were dealt only at the start,
+``redeal`` (new options before the first move dealt again).
+
+A table made with a free seat has no match until ``start``: its row's ``start_chance`` is
+empty and its state is None.
 
 The game's options are parsed here, once, when the table is loaded: the table keeps the
 typed :class:`~cardtable.engine.api.Options`; the log and the row keep their JSON.
@@ -25,13 +29,13 @@ from .codes import LogKind
 from .table_fairness import Drawn
 
 MOVES = frozenset({LogKind.ACTION, LogKind.TIMEOUT, LogKind.AUTO})
-NEW_MATCH = frozenset({LogKind.REMATCH, LogKind.REDEAL})
+NEW_MATCH = frozenset({LogKind.START, LogKind.REMATCH, LogKind.REDEAL})
 STANDIN_AFTER = 3  # timeouts in a match before a computer takes the seat
 
 
 @dataclass
 class Replayed:
-    state: GameState
+    state: GameState | None  # None: not dealt yet (the table waits for players)
     options: Options  # the rules of this match, or those set for the next one
     commands: dict[str, int] = field(default_factory=dict)  # "seat:id" -> version
     timeouts: dict[int, int] = field(default_factory=dict)  # in the current match
@@ -55,7 +59,8 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
     misses: dict[int, int] = {}
     asleep: set[int] = set()
     moves, ended = 0, None
-    drawn = [Drawn(0, list(record.start_chance), True)]
+    dealt = bool(record.start_chance)  # at the table's creation (every seat was taken)
+    drawn = [Drawn(0, list(record.start_chance), True)] if dealt else []
     started = 0
     for event in events:
         if event.cmd_id is not None:
@@ -68,6 +73,7 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
             moves, ended = 0, None
             drawn = [Drawn(event.version, list(event.chance), True)]
             started = event.version
+            dealt = True
             continue
         if event.kind == LogKind.OPTIONS:
             following = dict(event.payload["options"])
@@ -94,7 +100,8 @@ def rebuild(record: TableRecord, events: list[EventRecord]) -> Replayed:
             asleep.discard(seat)
     # Later deals of the rebuilt match come from the live rng, like any live table's.
     state = game.replay({"game": record.game, "options": options, "players": record.players,
-                         "chance": chance, "actions": actions}, secrets.SystemRandom())
+                         "chance": chance, "actions": actions}, secrets.SystemRandom()) \
+        if dealt else None
     return Replayed(state=state, options=game.options.from_dict(following), commands=commands,
                     timeouts=timeouts, misses=misses, asleep=asleep, moves=moves, ended=ended,
                     drawn=drawn, started=started)

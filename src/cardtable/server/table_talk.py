@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
-from ..engine import Descriptor
+from ..engine import Descriptor, GameState
 from ..engine.api import Options
 from ..store import ChatRecord, EventRecord, SeatRecord, Store, TableRecord
 from . import protocol as p
@@ -59,6 +59,8 @@ class TalkHost(Protocol):
     def rematch_votes(self) -> set[int]: ...
     @property
     def end_votes(self) -> set[int]: ...
+    @property
+    def state(self) -> GameState | None: ...  # None: not dealt yet
 
     options: Options
     ended: str | None
@@ -225,24 +227,24 @@ class Talk:
                                "the start", snapshot=False)
         options = None
         if change.options is not None:
-            if table.moves and table.status() != "over":
-                return table.error(conn, "match_started", "the game's rules can change "
-                                   "before the first move or after the match", snapshot=False)
             try:
                 options = table.game.options.from_dict(change.options)
             except ValueError as error:
                 return table.error(conn, "bad_settings", str(error), snapshot=False)
         logged = options is not None and options != table.options
+        # Once dealt, a match keeps its rules: changing them must never deal again, or a
+        # host could look at his cards and redeal until he liked them.
+        if logged and table.state is not None and table.status() != "over":
+            return table.error(conn, "match_started", "the rules are fixed once the cards "
+                               "are dealt: they can change while the table waits for "
+                               "players, or after the match", snapshot=False)
         if logged and options is not None:
-            # Logged either way: replay must know which rules each match was played by.
-            over = table.status() == "over"
-            saved = (await self._next_rules(table, conn, options) if over
-                     else await table.deal_again(LogKind.REDEAL, conn.seat, options, conn))
-            if not saved:
+            # Logged: replay must know which rules each match was played by.
+            if not await self._next_rules(table, conn, options):
                 return
             table.options = options
-        redealt = options is not None and table.status() != "over"
-        if redealt and options is not None:  # the current match is played by them
+        redealt = logged and table.state is None  # the waiting table's match-to-be
+        if redealt and options is not None:
             table.record.options = options.to_dict()  # logged: the row's copy follows it
         try:
             await table.store.update_table(table.table_id, fence=table.fence,
@@ -252,7 +254,7 @@ class Talk:
         except Exception as error:
             if not logged:
                 raise SaveFailed(f"the settings could not be saved: {error!r}") from error
-            # The new rules are logged (and a redeal dealt): everyone sees them; the other
+            # The new rules are logged: everyone sees them; the other
             # settings stay as they were and their sender is asked to try again.
             table.row_lags()
             table.seats_changed(table=True)
@@ -272,7 +274,8 @@ class Talk:
         table.broadcast()
 
     async def _next_rules(self, table: TalkHost, conn: Connection, options: Options) -> bool:
-        """New rules after a match: the rematch will be played by them."""
+        """New rules for the next match: the first (the table waits: nothing is dealt), or
+        the rematch (after a match)."""
         event = EventRecord(version=table.version + 1, kind=LogKind.OPTIONS, seat=conn.seat,
                             cmd_id=None, payload={"options": options.to_dict()}, chance=[])
         return await table.commit(event, conn, None)

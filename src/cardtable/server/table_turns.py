@@ -62,7 +62,7 @@ class TurnsHost(Protocol):
     @property
     def record(self) -> TableRecord: ...
     @property
-    def state(self) -> GameState: ...
+    def state(self) -> GameState | None: ...  # None: not dealt yet
     @property
     def version(self) -> int: ...
     @property
@@ -137,8 +137,10 @@ class Turns:
         return self.clock is not before
 
     def _arm(self, table: TurnsHost) -> None:
+        if table.state is None or table.status() != "playing":
+            return self.stop_clock()  # nothing dealt yet, or nothing more to play
         seat = table.state.current_player()
-        if seat is None or table.status() != "playing":
+        if seat is None:
             return self.stop_clock()
         if self.computer_plays(table, seat):
             self.stop_clock()
@@ -175,6 +177,7 @@ class Turns:
 
     def _schedule_computer(self, table: TurnsHost) -> None:
         delay = self.config.bot_delay
+        assert table.state is not None  # armed only while a match is played
         if self.game.only_dealing(table.state):
             delay *= 5  # leave people time to read the showdown before the next deal
         elif self._level(table, table.state.current_player()) == "expert":
@@ -194,10 +197,12 @@ class Turns:
         match in which every card its seat cannot see is dealt anew (the search never
         touches the live state, which goes on changing meanwhile), and post its move once
         the usual delay has passed too.  The table keeps answering while it thinks."""
-        seat, version = table.state.current_player(), table.version
+        state = table.state
+        assert state is not None  # armed only while a match is played
+        seat, version = state.current_player(), table.version
         assert seat is not None
-        view = table.state.view(seat)
-        private = table.state.resample(seat, random.Random(self.rng.getrandbits(64)))
+        view = state.view(seat)
+        private = state.resample(seat, random.Random(self.rng.getrandbits(64)))
         seed = self.rng.getrandbits(64)
         game, budget = self.game.name, self.config.expert_budget
         loop = asyncio.get_running_loop()
@@ -228,11 +233,14 @@ class Turns:
             return prepared[1]  # an expert's search, made for this very position
         level = self._level(table, seat)
         state = table.state
+        assert state is not None  # a computer moves only in a match dealt
         return levels.choose(self.game.name, level, state.view(seat), self.rng,
                              sampler=partial(state.resample, seat),
                              budget=self.config.expert_budget)
 
     async def computer_move(self, table: TurnsHost, version: int) -> None:
+        if table.state is None:
+            return
         seat = table.state.current_player()
         if version != table.version or seat is None or not self.computer_plays(table, seat) \
                 or table.status() != "playing":
@@ -241,20 +249,21 @@ class Turns:
         await table.apply_move(seat, self._computer_choice(table, seat), None, None, kind)
 
     async def time_out(self, table: TurnsHost, seat: int, version: int) -> None:
-        clock = self.clock
-        if clock is None or clock.version != version or version != table.version \
-                or table.state.current_player() != seat or self.computer_plays(table, seat):
+        clock, state = self.clock, table.state
+        if clock is None or state is None or clock.version != version \
+                or version != table.version or state.current_player() != seat \
+                or self.computer_plays(table, seat):
             return
         self.clock = None
         presence = table.presence.seats[seat]
         # Dealing the next hand is no decision: it costs nothing to be late.
-        counts = not self.game.only_dealing(table.state)
+        counts = not self.game.only_dealing(state)
         if counts:
             presence.timeouts += 1
             presence.misses += 1
         name = self.game.name
         bot = levels.bot_for(name)
-        action = autoplay.timeout_move(name, table.state.view(seat), bot, presence.misses)
+        action = autoplay.timeout_move(name, state.view(seat), bot, presence.misses)
         kind = LogKind.TIMEOUT if counts else LogKind.AUTO
         if not await table.apply_move(seat, action, None, None, kind):
             return
@@ -263,10 +272,11 @@ class Turns:
         # The rest of the same turn (a rummy turn is a draw, then a discard; a card may be
         # owed after a pickup): automatic too. A trick-taker's next move is a new turn.
         for _ in range(AUTOMATIC_FOLLOW_UPS):
-            if table.state.current_player() != seat or not self._same_turn(seat) \
-                    or self.game.only_dealing(table.state):
+            state = table.state  # each move makes a new one
+            if state is None or state.current_player() != seat \
+                    or not self._same_turn(seat) or self.game.only_dealing(state):
                 break
-            follow = autoplay.timeout_move(name, table.state.view(seat), bot, presence.misses)
+            follow = autoplay.timeout_move(name, state.view(seat), bot, presence.misses)
             if not await table.apply_move(seat, follow, None, None, LogKind.AUTO):
                 break
         if presence.timeouts >= STANDIN_AFTER and presence.standin is None:

@@ -197,6 +197,9 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
   const seatsBar = h("div", { class: "seat-chips", "aria-label": "Players" });
   const invite = h("section", { class: "invite", hidden: true, "aria-label": "Invite a friend" });
   const board = h("main", { class: "board", id: "board" }, h("p", { class: "loading" }, "Joining the table…"));
+  // Shown instead of the board until the match is dealt (once every seat is taken).
+  const undealt = h("section", { class: "undealt", id: "undealt", hidden: true, role: "status" },
+    h("p", null, "The cards are dealt when every seat is taken."));
   const deck = h("button", {
     class: "small", id: "deck-toggle", "aria-pressed": String(prefs().fourColour),
     title: "Four-colour deck: clubs green, diamonds blue", onclick: toggleDeck,
@@ -216,7 +219,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     h("a", { class: "brand", href: "/", "data-route": "" }, "cardtable"), heading,
     h("span", { class: "table-code", title: "Table code" }, code),
     ratedTag, seatsBar, ...life.topbarItems, status, deck, howto.button);
-  replace(page, top, life.banners, invite, board, ...life.drawers, howto.dialog);
+  replace(page, top, life.banners, invite, undealt, board, ...life.drawers, howto.dialog);
 
   function toggleDeck() {
     const on = !prefs().fourColour;
@@ -273,18 +276,22 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     },
     view(d, v) {
       ctx.pending = Boolean(socket.pending);
+      // No view: the table waits for players and nothing is dealt yet.
       // Ended by agreement: the engine's match is not over, but nobody is to act any more.
-      lastView = d.ended ? { ...d.view, to_act: null, legal: [] } : d.view;
+      lastView = !d.view ? null : d.ended ? { ...d.view, to_act: null, legal: [] } : d.view;
       lastMeta = {
         events: d.events || [], rematch: d.rematch || [], version: v, ack: d.ack,
         clock: d.clock || null, endVotes: d.end_votes || [], ended: d.ended || null,
       };
       page.dataset.version = String(v);
       page.dataset.ended = d.ended || "";
-      ctx.fairness.receive(d.fair, lastView.phase === "match_over" || Boolean(d.ended));
+      page.dataset.dealt = String(Boolean(lastView));
+      undealt.hidden = Boolean(lastView);
+      board.hidden = !lastView;
+      ctx.fairness.receive(d.fair, lastView?.phase === "match_over" || Boolean(d.ended));
       life.view(d, lastView);
       drawSeats();
-      renderer?.update(lastView, lastMeta);
+      if (lastView) renderer?.update(lastView, lastMeta);
       life.boardDrawn(); // our rematch button only if the board shows none
     },
     seats(d) {

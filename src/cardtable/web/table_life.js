@@ -45,7 +45,7 @@ export function createTableLife(ctx, io) {
     endVotes: [],
     ended: null,
     rematch: [],
-    moved: false, // a move was made in this match (the rules are fixed then)
+    dealt: false, // the match is dealt (its rules are fixed until it is over)
     over: false,
     phase: null,
     spectators: 0,
@@ -71,9 +71,9 @@ export function createTableLife(ctx, io) {
   const settings = createSettings(ctx, {
     settings: (s, o) => sock().settings(s, o),
     start: () => startWithComputers(),
-    // Before the match starts (a free seat and no move yet) or once it is over; the
-    // server has the last word (match_started).
-    optionsEditable: () => life.over || (ctx.seats.some((s) => !s.taken) && !life.moved),
+    // Before the match is dealt (the table waits for players) or once it is over: a dealt
+    // match keeps its rules. The server has the last word (match_started).
+    optionsEditable: () => life.over || !life.dealt,
     toast: io.toast,
   });
 
@@ -331,7 +331,6 @@ export function createTableLife(ctx, io) {
 
     welcome(d) {
       life.spectators = d.table?.spectators ?? 0;
-      life.moved = false; // unknown after a (re)connect: the server says match_started if so
       noteSeats(d.table?.seats, d.table?.now);
       noteTimeouts(d.table?.seats);
       noteTable(d.table);
@@ -344,9 +343,8 @@ export function createTableLife(ctx, io) {
       life.clock = c && typeof c.deadline === "number"
         ? { seat: c.seat, local: localDeadline(c.deadline, c.now), key: `${c.seat}:${c.deadline}` } : null;
       const over = d.ended === "agreed" || view?.phase === "match_over";
-      if (life.over && !over) life.moved = false; // a rematch: a new match, rules open again
-      else if ((d.events || []).length) life.moved = true;
       life.over = over;
+      life.dealt = Boolean(view);
       life.phase = view?.phase ?? null;
       life.endVotes = Array.isArray(d.end_votes) ? d.end_votes : [];
       life.ended = d.ended || null;
@@ -369,7 +367,6 @@ export function createTableLife(ctx, io) {
     },
     table(d, previous) {
       if (typeof d.spectators === "number") life.spectators = d.spectators;
-      if (previous && JSON.stringify(previous.options) !== JSON.stringify(d.options)) life.moved = false;
       noteSeats(d.seats, d.now);
       noteTimeouts(d.seats);
       noteTable(d);
