@@ -283,7 +283,9 @@ def test_friends_table_settings_and_seat_levels(browser: Browser, server: WebSer
     assert info["settings"]["turn_time"] == 60
     assert info["settings"]["spectators"] is False and info["settings"]["private"] is False
     assert info["settings"]["hints"] is False
-    page.wait_for_selector(".rummy[data-phase]")
+    # Nothing is dealt while a seat is free: no board, the line that says when it will be.
+    page.wait_for_selector("#undealt:not([hidden])")
+    assert page.locator(".rummy[data-phase]").count() == 0
     assert page.locator("#hint-button").count() == 0  # the host's own table: none either
     assert info["settings"]["levels"] == ["normal", "normal", "easy"]
     assert info["express"] is False
