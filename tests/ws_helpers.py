@@ -40,6 +40,14 @@ async def recv_type(ws: ClientConnection, kind: str, timeout: float = 10) -> dic
             return frame
 
 
+async def recv_dealt(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
+    """The next view frame with a match in it: while a table waits for players nothing is
+    dealt, and its view frames carry ``"view": null``."""
+    while (frame := await recv_type(ws, "view", timeout))["d"]["view"] is None:
+        pass
+    return frame
+
+
 async def seated(server: ServerProcess, grant: dict[str, Any]) -> tuple[ClientConnection,
                                                                         dict[str, Any]]:
     """Open the table socket, say hello with the grant's token; returns (ws, first view)."""

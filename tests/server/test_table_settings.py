@@ -1,5 +1,5 @@
-"""The host's settings, new rules before the first move, and ending a match by agreement,
-over a real server (and across a restart of it)."""
+"""The host's settings, new rules while the table waits (and none once the match is dealt),
+and ending a match by agreement, over a real server (and across a restart of it)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ from cardtable.store import EventRecord, Store, sqlite_url
 from server_harness import ServerProcess
 from table_life_helpers import quiet_table as new_table
 from table_life_helpers import table_info as info
-from ws_helpers import act, join, play_simply, recv, recv_type, seated
+from ws_helpers import act, join, play_simply, recv, recv_dealt, recv_type, seated
 
 Frame = dict[str, Any]
+# A friends' table is dealt when Bob takes the last seat: its log's first event (start).
+DEALT = 1
 EXPRESS: dict[str, Frame] = {"gin": {"deals": 1}, "rummy": {"deals": 1}, "rummy500": {"deals": 1},
            "romme": {"end": "deals", "deals": 1}, "spades": {"deals": 1},
            "indian": {"format": "points"}}
@@ -125,7 +127,7 @@ async def test_the_host_changes_settings_and_everyone_is_told(server: ServerProc
         table = await recv_type(ws, "table")
         TableInfo.model_validate(table["d"])
         assert table["d"]["settings"] == wanted and table["d"]["host"] == 0
-        assert table["d"]["code"] == grant["code"] and table["v"] == 0
+        assert table["d"]["code"] == grant["code"] and table["v"] == DEALT
         assert [seat["level"] for seat in table["d"]["seats"]] == ["easy", "normal"]
         # the turn clock now runs at the new time
         view = await view_where(ws, lambda d: d["clock"] is not None)
@@ -140,7 +142,7 @@ async def test_the_host_changes_settings_and_everyone_is_told(server: ServerProc
     assert info(server, grant["code"])["settings"] == wanted | {"turn_time": 15}
     await change(ann, {"turn_time": 0})
     view = await view_where(bob, lambda d: d["clock"] is None)  # timers off: no clock
-    assert view["v"] == 0
+    assert view["v"] == DEALT
     for ws in (ann, bob, spectator):
         await ws.close()
 
@@ -175,7 +177,7 @@ async def test_only_the_host_changes_settings(server: ServerProcess) -> None:
     for ws in (bob, spectator):
         await change(ws, {"turn_time": 60}, {"target": 250})
         error = await recv_type(ws, "error")
-        assert error["d"]["code"] == "not_host" and error["v"] == 0
+        assert error["d"]["code"] == "not_host" and error["v"] == DEALT
     assert not [f for f in await until_pong(ann) if f["t"] in ("table", "view")]
     after = info(server, grant["code"])
     assert (after["settings"], after["options"]) == (before["settings"], before["options"])
@@ -215,7 +217,7 @@ async def test_bad_settings_change_nothing(server: ServerProcess, settings: Fram
     before = info(server, grant["code"])
     await change(ann, settings, options)
     error = await recv_type(ann, "error")
-    assert error["d"]["code"] == "bad_settings" and error["v"] == 0
+    assert error["d"]["code"] == "bad_settings" and error["v"] == DEALT
     assert error["d"]["message"].startswith(reason), error
     assert not [f for f in await until_pong(bob) if f["t"] in ("table", "view")]
     after = info(server, grant["code"])
@@ -232,24 +234,44 @@ def test_bad_settings_when_creating_a_table_are_refused(server: ServerProcess) -
         assert answer.status_code == 422 and reason in answer.json()["detail"], answer.text
 
 
-async def test_new_options_before_the_first_move_deal_again(server: ServerProcess) -> None:
-    grant, _, ann, bob, ann_first, first = await friends_views(server)
+async def test_new_options_while_the_table_waits_are_the_first_deals_and_then_fixed(
+        server: ServerProcess) -> None:
+    grant = new_table(server)
+    ann, first = await seated(server, grant)
+    assert first["d"]["view"] is None  # nothing is dealt while the table waits
     spectator = await watch(server, grant)
     await change(ann, options={"target": 250})
-    for ws in (ann, bob, spectator):
+    for ws in (ann, spectator):
         table = await recv_type(ws, "table")
         assert table["d"]["options"]["target"] == 250 and table["v"] == 1
         view = await recv_type(ws, "view")
-        assert view["v"] == 1 and view["d"]["view"]["options"]["target"] == 250
-        assert view["d"]["view"]["target"] == 250
-        if ws is bob:
-            assert cards(view) != cards(first)  # a new deal
-        if ws is ann:
-            assert cards(view) != cards(ann_first)
+        assert view["v"] == 1 and view["d"]["view"] is None  # still nothing dealt
     assert info(server, grant["code"])["options"]["target"] == 250
-    await change(ann, options={"target": 250})  # the same rules again: no new deal
-    assert (await recv_type(bob, "view"))["v"] == 1
-    for ws in (ann, bob, spectator):
+    assert [event.kind for event in await log_of(server, grant["table_id"])] == ["options"]
+
+    bob_grant = join(server, grant["code"])  # the last seat: dealt now, under the new rules
+    bob, bob_view = await seated(server, bob_grant)
+    for view in (bob_view, await recv_dealt(ann), await recv_dealt(spectator)):
+        assert view["v"] == 2 and view["d"]["view"]["options"]["target"] == 250
+        assert view["d"]["view"]["target"] == 250
+    log = await log_of(server, grant["table_id"])
+    assert [event.kind for event in log] == ["options", "start"] and log[1].chance
+    assert log[1].payload["options"]["target"] == 250
+
+    # Dealt (no move yet): the rules are fixed; nothing is dealt again.
+    await change(ann, {"turn_time": 60}, {"target": 300})
+    error = await recv_type(ann, "error")
+    assert error["d"]["code"] == "match_started" and error["v"] == 2
+    assert not [f for f in await until_pong(bob) if f["t"] in ("table", "view")]
+    after = info(server, grant["code"])
+    assert after["options"]["target"] == 250 and after["settings"]["turn_time"] == 0
+    await change(ann, options={"target": 250})  # the same rules again: no change, no deal
+    assert (await recv_type(bob, "table"))["v"] == 2
+    assert not [f for f in await until_pong(bob) if f["t"] == "view" and f["v"] != 2]
+    assert await log_of(server, grant["table_id"]) == log
+    bob_again, again = await seated(server, bob_grant)  # the very deal Bob was given
+    assert cards(again) == cards(bob_view)
+    for ws in (ann, bob, spectator, bob_again):
         await ws.close()
 
 
@@ -272,11 +294,14 @@ async def test_express_options(server: ServerProcess) -> None:
     assert {game["name"]: game["express"] for game in games} == EXPRESS
     express = new_table(server, opponent="computer", options={"deals": 1})
     assert info(server, express["code"])["express"] is True
-    grant, _, ann, bob, _ = await friends(server)
+    grant = new_table(server)
     assert info(server, grant["code"])["express"] is False
-    await change(ann, options=EXPRESS["gin"])  # what the client merges in
-    table = await recv_type(bob, "table")
+    ann, _ = await seated(server, grant)
+    await change(ann, options=EXPRESS["gin"])  # what the client merges in, while it waits
+    table = await recv_type(ann, "table")
     assert table["d"]["express"] is True and table["d"]["options"]["deals"] == 1
+    bob, view = await seated(server, join(server, grant["code"]))
+    assert view["d"]["view"]["options"]["deals"] == 1  # the match is dealt under them
     await ann.close()
     await bob.close()
 
@@ -309,7 +334,7 @@ async def test_ending_by_agreement_then_a_rematch(server: ServerProcess) -> None
     await send(ann, "end", {"agree": True})
     for ws in (ann, bob, spectator):
         proposed = await view_where(ws, lambda d: d["end_votes"] == [0])
-        assert proposed["d"]["ended"] is None and proposed["v"] == 0
+        assert proposed["d"]["ended"] is None and proposed["v"] == DEALT
     await send(spectator, "end", {"agree": True})  # spectators do not vote
     assert (await recv_type(spectator, "error"))["d"]["code"] == "spectator"
     assert info(server, grant["code"])["status"] == "playing"
@@ -317,10 +342,10 @@ async def test_ending_by_agreement_then_a_rematch(server: ServerProcess) -> None
     for ws in (ann, bob, spectator):
         ended = await view_where(ws, lambda d: d["ended"] is not None)
         assert ended["d"]["ended"] == "agreed" and ended["d"]["end_votes"] == []
-        assert ended["v"] == 1
+        assert ended["v"] == DEALT + 1
     assert info(server, grant["code"])["status"] == "over"
     mover = ann if view["d"]["view"]["to_act"] == 0 else bob
-    refused = await act(mover, 1, {"type": "pass"}, "too-late")
+    refused = await act(mover, DEALT + 1, {"type": "pass"}, "too-late")
     assert refused["t"] == "error" and refused["d"]["code"] == "not_playing"
     await send(ann, "end", {"agree": True})
     assert (await recv_type(ann, "error"))["d"]["code"] == "not_playing"
@@ -329,7 +354,7 @@ async def test_ending_by_agreement_then_a_rematch(server: ServerProcess) -> None
     await send(bob, "rematch")
     for ws in (ann, bob, spectator):
         fresh = await view_where(ws, lambda d: d["ended"] is None)
-        assert fresh["v"] == 2 and fresh["d"]["rematch"] == []
+        assert fresh["v"] == DEALT + 2 and fresh["d"]["rematch"] == []
         assert fresh["d"]["view"]["scores"] == [0, 0]
     table = info(server, grant["code"])
     assert table["status"] == "playing"
@@ -338,7 +363,7 @@ async def test_ending_by_agreement_then_a_rematch(server: ServerProcess) -> None
         await ws.close()
     for seat_grant in (grant, bob_grant):  # the same seats, the same tokens
         ws, again = await seated(server, seat_grant)
-        assert again["v"] == 2 and again["d"]["ended"] is None
+        assert again["v"] == DEALT + 2 and again["d"]["ended"] is None
         await ws.close()
 
 
@@ -399,22 +424,28 @@ async def test_options_after_the_end_are_the_next_matchs(server: ServerProcess) 
 # -- across a restart -------------------------------------------------------------------------
 
 
-async def test_a_new_deal_is_rebuilt_after_a_restart(restartable: ServerProcess) -> None:
+async def test_a_deal_under_new_rules_is_rebuilt_after_a_restart(
+        restartable: ServerProcess) -> None:
     server = restartable
-    grant, bob_grant, ann, bob, _ = await friends(server)
-    await change(ann, options={"preset": "oklahoma"})
-    ann_view = await view_where(ann, lambda d: d["view"]["options"]["oklahoma"])
-    bob_view = await view_where(bob, lambda d: d["view"]["options"]["oklahoma"])
-    assert ann_view["v"] == bob_view["v"] == 1
-    assert [event.kind for event in await log_of(server, grant["table_id"])] == ["redeal"]
+    grant = new_table(server)
+    ann, _ = await seated(server, grant)
+    await change(ann, options={"preset": "oklahoma"})  # while the table waits
+    await recv_type(ann, "table")
+    bob_grant = join(server, grant["code"])
+    ann_view = await recv_dealt(ann)
+    bob, bob_view = await seated(server, bob_grant)
+    assert ann_view["d"]["view"]["options"]["oklahoma"]
+    assert ann_view["v"] == bob_view["v"] == 2
+    log = await log_of(server, grant["table_id"])
+    assert [event.kind for event in log] == ["options", "start"]
     server.restart()
     ann, again = await seated(server, grant)
-    assert again["v"] == 1 and again["d"]["view"] == ann_view["d"]["view"]
+    assert again["v"] == 2 and again["d"]["view"] == ann_view["d"]["view"]
     bob, again = await seated(server, bob_grant)
     assert again["d"]["view"] == bob_view["d"]["view"]
     assert info(server, grant["code"])["options"]["target"] == 150
     moved = await first_move(ann, bob, again)  # the rebuilt match plays on
-    assert moved["v"] == 2
+    assert moved["v"] == 3
     # ... across its next deal, drawn from a live rng after the restart
     sockets = {0: ann, 1: bob}
     mover = moved["d"]["view"]["seat"]
