@@ -19,6 +19,8 @@ from ws_helpers import join, recv, recv_type
 
 Frame = dict[str, Any]
 _markers = itertools.count(1)
+# The room's table version: dealt when Bob takes the last seat (its log's first event).
+DEALT = 1
 
 
 async def enter(server: ServerProcess, table_id: str,
@@ -90,7 +92,7 @@ async def until_chat(ws: ClientConnection, text: str) -> tuple[list[Frame], Fram
 
 
 async def nothing_else_until_marker(by: ClientConnection, listeners: list[ClientConnection],
-                                    version: int = 0) -> None:
+                                    version: int = DEALT) -> None:
     """``by`` says a fresh line; no listener gets a chat or an error before it, and nothing
     it gets before it is of another table version than ``version``.
 
@@ -130,7 +132,7 @@ async def test_a_players_message_reaches_players_and_spectators(server: ServerPr
     frames = [(await until_chat(ws, "hello all"))[1] for ws in r.everyone]
     after = time.time() * 1000
     for frame in frames:  # Ann's own copy too: the client shows what the server kept
-        assert frame["d"] == frames[0]["d"] and frame["v"] == 0
+        assert frame["d"] == frames[0]["d"] and frame["v"] == DEALT
     data = frames[0]["d"]
     assert set(data) == {"id", "channel", "seat", "name", "text", "at"}
     ChatMessage.model_validate(data)
@@ -141,7 +143,7 @@ async def test_a_players_message_reaches_players_and_spectators(server: ServerPr
     await say(r.bob, "hi Ann")
     reply = [(await until_chat(ws, "hi Ann"))[1]["d"] for ws in r.everyone]
     assert reply[0]["seat"] == 1 and reply[0]["name"] == "Bob" and reply[0]["id"] > data["id"]
-    assert await version_now(r.ann) == 0  # chat is not a move
+    assert await version_now(r.ann) == DEALT  # chat is not a move
     await r.close()
 
 
@@ -219,8 +221,8 @@ async def test_a_refused_message_goes_back_to_its_sender_only(server: ServerProc
     for sender in (r.ann, r.zoe):  # a player and a spectator alike
         error = await refusal(sender, text)
         assert error["d"]["code"] == code and error["d"]["message"], error
-        assert error["v"] == 0
-        assert await version_now(sender) == 0  # the table did not change
+        assert error["v"] == DEALT
+        assert await version_now(sender) == DEALT  # the table did not change
     await nothing_else_until_marker(r.bob, r.everyone)
     await r.close()
 
@@ -241,8 +243,8 @@ async def test_the_sixth_message_within_ten_seconds_is_chat_rate(server: ServerP
         for i in range(5):
             await until_chat(ws, f"line {i}")
     error = await refusal(r.ann, "line 5")
-    assert error["d"]["code"] == "chat_rate" and error["v"] == 0
-    assert await version_now(r.ann) == 0
+    assert error["d"]["code"] == "chat_rate" and error["v"] == DEALT
+    assert await version_now(r.ann) == DEALT
     await nothing_else_until_marker(r.bob, r.everyone)
     # the limit is Ann's alone: a spectator chats on
     await say(r.zoe, "calm down")
@@ -256,7 +258,7 @@ async def test_saying_the_same_twice_in_a_row_is_chat_repeat(server: ServerProce
     for ws in r.everyone:
         await until_chat(ws, "gg")
     error = await refusal(r.ann, "gg")
-    assert error["d"]["code"] == "chat_repeat" and error["v"] == 0
+    assert error["d"]["code"] == "chat_repeat" and error["v"] == DEALT
     await nothing_else_until_marker(r.bob, r.everyone)
     await say(r.bob, "gg")  # Bob may say what Ann said
     await say(r.ann, "well played")  # something else is fine
