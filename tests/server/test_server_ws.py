@@ -98,10 +98,11 @@ async def test_idempotent_retry_stale_and_illegal(server: ServerProcess) -> None
      ('{"v": 1}', "bad_frame"),
      ('{"t": "dance", "d": {}}', "unknown_type"),
      ('{"t": "act", "v": "one", "d": {"id": "x", "action": {"type": "pass"}}}', "bad_frame"),
-     ('{"t": "act", "v": 0, "d": {"id": "x"}}', "bad_frame"),
-     ('{"t": "act", "v": 0, "d": {"id": "x", "action": {"type": "pass", "colour": 1}}}',
+     # "v": 1, the table's version: dealt (its start event) when the friend sat down
+     ('{"t": "act", "v": 1, "d": {"id": "x"}}', "bad_frame"),
+     ('{"t": "act", "v": 1, "d": {"id": "x", "action": {"type": "pass", "colour": 1}}}',
       "bad_action"),
-     ('{"t": "act", "v": 0, "d": {"id": "x", "action": {"type": "discard", "card": "Zz"}}}',
+     ('{"t": "act", "v": 1, "d": {"id": "x", "action": {"type": "discard", "card": "Zz"}}}',
       "bad_action"),
      ('{"t": "hello", "d": {"token": "again"}}', "hello_first"),
      ('{"t": "rematch"}', "not_over")],
@@ -111,6 +112,7 @@ async def test_bad_frames_get_their_error_and_change_nothing(server: ServerProce
     _, _, a, b, view_a, view_b = await two_players(server)
     seat = mover(view_a, view_b)
     ws, view = (a, view_a) if seat == 0 else (b, view_b)
+    assert view["v"] == 1  # the version the bad acts name: they must not be merely stale
     await ws.send(text)
     error = await recv_type(ws, "error")
     assert error["d"]["code"] == code, error
@@ -136,8 +138,8 @@ async def test_frames_before_hello_and_bad_tokens(server: ServerProcess) -> None
             await recv(ws)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003
     # the real seat still works after the failed attempts
-    real, view = await seated(server, grant)
-    assert view["d"]["view"]["seat"] == 0
+    real, view = await seated(server, grant)  # welcomed to seat 0
+    assert view["v"] == 0 and view["d"]["view"] is None  # the table waits: nothing dealt
     await real.close()
 
 
