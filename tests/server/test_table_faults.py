@@ -28,6 +28,10 @@ from cardtable.server.table import Table, rebuild
 from cardtable.server.table_commit import SaveFailed
 from cardtable.store import EventRecord, Store, sqlite_url
 
+# The version of a friends' table once Bob takes the last seat: the match is dealt then (its
+# log's first event, start); nothing is dealt while the table waits.
+DEALT = 1
+
 
 def _fault(what: str) -> OperationalError:
     return OperationalError(what, {}, Exception("database is locked"))
@@ -120,23 +124,28 @@ async def one_person(tmp_path: Path) -> AsyncIterator[tuple[Table, FaultyStore, 
         await store.close()
 
 
+async def attach(table: Table, token: str) -> Seat:
+    """A connection saying hello with the seat's token (its frames read from its outbox)."""
+    conn = Connection(None)  # type: ignore[arg-type]
+    hello = p.parse_client_frame(json.dumps({"t": "hello", "d": {"token": token}}))
+    assert await table.attach(conn, hello) is None
+    return Seat(conn, {})
+
+
 @asynccontextmanager
 async def two_people(tmp_path: Path) -> AsyncIterator[tuple[Table, FaultyStore, list[Seat]]]:
     async with one_person(tmp_path) as (table, store, ann):
         granted = await table.join("Bob")
         assert not isinstance(granted, str)
-        seats = []
-        for token in (ann, granted[1]):
-            conn = Connection(None)  # type: ignore[arg-type]  # frames are read from its outbox
-            hello = p.parse_client_frame(json.dumps({"t": "hello", "d": {"token": token}}))
-            assert await table.attach(conn, hello) is None
-            seats.append(Seat(conn, {}))
+        seats = [await attach(table, token) for token in (ann, granted[1])]
         for seat in seats:
             await seat.settle()
+        assert table.version == DEALT
         yield table, store, seats
 
 
 def mover(table: Table, seats: list[Seat]) -> Seat:
+    assert table.state is not None
     to_act = table.state.current_player()
     assert to_act is not None
     return seats[to_act]
@@ -145,11 +154,12 @@ def mover(table: Table, seats: list[Seat]) -> Seat:
 async def assert_matches_log(table: Table, store: Store, seats: list[Seat]) -> None:
     events = await store.load_events(table.table_id)
     assert table.version == (events[-1].version if events else 0)
-    replayed = rebuild(table.record, events).state
+    replayed = rebuild(table.record, events).state  # None: not dealt yet, and no view
     for number, seat in enumerate(seats):
         await seat.settle()
         assert seat.version == table.version
-        assert seat.view == json.loads(json.dumps(replayed.view(number)))
+        assert seat.view == (None if replayed is None
+                             else json.loads(json.dumps(replayed.view(number))))
 
 
 async def test_a_commit_whose_answer_was_lost_counts_once(tmp_path: Path) -> None:
@@ -158,10 +168,10 @@ async def test_a_commit_whose_answer_was_lost_counts_once(tmp_path: Path) -> Non
         store.appends = "lost"
         act(table, seat, "m1")
         answer = await seat.answer("m1")
-        assert answer["t"] == "view" and answer["v"] == 1  # found in the log: done
+        assert answer["t"] == "view" and answer["v"] == DEALT + 1  # found in the log: done
         store.appends = "ok"
         events = await store.load_events(table.table_id)
-        assert [e.cmd_id for e in events] == ["m1"]
+        assert [(e.kind, e.cmd_id) for e in events] == [("start", None), ("action", "m1")]
         await assert_matches_log(table, store, seats)
 
 
@@ -173,28 +183,29 @@ async def test_database_down_takes_the_move_back_and_the_log_wins(tmp_path: Path
         store.appends, store.reads_fail = "lost", True
         message = act(table, seat, "m1")
         answer = await seat.answer("m1")
-        assert answer["d"]["code"] == "retry" and answer["v"] == 0
-        assert seat.view == before and table.version == 0  # taken back in memory
+        assert answer["d"]["code"] == "retry" and answer["v"] == DEALT
+        assert seat.view == before and table.version == DEALT  # taken back in memory
         assert not table.settled
         # Still down: nothing is applied, every command is answered.
         store.appends = "down"
         send(table, seat, message)
         assert (await seat.answer("m1"))["d"]["code"] == "retry"
         other = seats[1 - seats.index(seat)]
-        send(table, other, {"t": "act", "v": 0, "d": {"id": "x1", "action": {"type": "pass"}}})
+        send(table, other, {"t": "act", "v": DEALT,
+                            "d": {"id": "x1", "action": {"type": "pass"}}})
         assert (await other.answer("x1"))["d"]["code"] == "retry"
         # Back: the log (which has m1) wins; the resend is acknowledged, applied once.
         store.appends, store.reads_fail = "ok", False
         send(table, seat, message)
         again = await seat.answer("m1")
-        assert again["t"] == "view" and again["v"] == 1
+        assert again["t"] == "view" and again["v"] == DEALT + 1
         assert table.settled
-        assert [e.cmd_id for e in await store.load_events(table.table_id)] == ["m1"]
+        assert [e.cmd_id for e in await store.load_events(table.table_id)] == [None, "m1"]
         await assert_matches_log(table, store, seats)
         # And play goes on.
         seat = mover(table, seats)
         act(table, seat, "m2")
-        assert (await seat.answer("m2"))["v"] == 2
+        assert (await seat.answer("m2"))["v"] == DEALT + 2
         await assert_matches_log(table, store, seats)
 
 
@@ -206,7 +217,7 @@ async def test_database_down_for_a_move_that_never_landed(tmp_path: Path) -> Non
         assert (await seat.answer("m1"))["d"]["code"] == "retry"
         store.appends, store.reads_fail = "ok", False
         send(table, seat, message)
-        assert (await seat.answer("m1"))["v"] == 1
+        assert (await seat.answer("m1"))["v"] == DEALT + 1
         await assert_matches_log(table, store, seats)
 
 
@@ -225,9 +236,9 @@ async def test_status_writes_after_logged_events_never_lose_them(tmp_path: Path)
         # A rematch now: logged, answered with the new match, the status still lagging.
         for seat in seats:
             send(table, seat, {"t": "rematch"})
-        while table.version < 2 or not seats[1].conn.outbox.empty():
+        while table.version < DEALT + 2 or not seats[1].conn.outbox.empty():
             await seats[1].frame()
-        assert table.status() == "playing" and seats[1].version == 2
+        assert table.status() == "playing" and seats[1].version == DEALT + 2
         # Leaving is the seat's own record: refused as a whole, nothing changes.
         send(table, seats[1], {"t": "leave"})
         while (frame := await seats[1].frame())["t"] != "error":
@@ -258,7 +269,7 @@ async def test_any_error_answers_the_sender(tmp_path: Path) -> None:
         del table.next_turn
         # The move was logged before the bug: memory is the log's, and a resend is acked.
         send(table, seat, message)
-        assert (await seat.answer("m1"))["v"] == 1
+        assert (await seat.answer("m1"))["v"] == DEALT + 1
         await assert_matches_log(table, store, seats)
 
 
@@ -273,15 +284,21 @@ async def test_a_join_the_database_refuses_changes_nothing(tmp_path: Path) -> No
         table.journal.suspect = True
         with pytest.raises(SaveFailed):
             await table.join("Bob")
+        assert table.state is None  # no seat taken, so nothing dealt
         store.updates_fail = store.reads_fail = False
+        assert await store.load_events(table.table_id) == []
         granted = await table.join("Bob")
         assert not isinstance(granted, str) and granted[0] == 1
         row = await store.get_table(table.table_id)
         assert row is not None and row.seats[1].name == "Bob" and row.status == "playing"
+        assert table.state is not None  # the last seat taken: dealt, once
+        assert [e.kind for e in await store.load_events(table.table_id)] == ["start"]
 
 
 async def test_new_rules_stand_when_the_settings_cannot_be_saved(tmp_path: Path) -> None:
-    async with two_people(tmp_path) as (table, store, seats):
+    async with one_person(tmp_path) as (table, store, ann):
+        seats = [await attach(table, ann)]
+        await seats[0].settle()
         table.journal.heal_delay = 0.05
         turn_time = table.table_settings.turn_time
         store.updates_fail = True
@@ -290,9 +307,11 @@ async def test_new_rules_stand_when_the_settings_cannot_be_saved(tmp_path: Path)
         while (frame := await seats[0].frame())["t"] != "error":
             pass
         assert frame["d"]["code"] == "retry"
-        # The redeal is logged: everyone has the new deal under the new rules; the other
-        # settings were not saved and did not change.
+        # The new rules are logged (the table waits: nothing is dealt); the other settings
+        # were not saved and did not change.
         await assert_matches_log(table, store, seats)
+        assert table.state is None and seats[0].view is None
+        assert [e.kind for e in await store.load_events(table.table_id)] == ["options"]
         assert table.version == 1 and table.options.to_dict()["target"] == 200
         assert table.record.options["target"] == 200
         assert table.table_settings.turn_time == turn_time != 60
@@ -303,3 +322,9 @@ async def test_new_rules_stand_when_the_settings_cannot_be_saved(tmp_path: Path)
             await asyncio.sleep(0.05)
         row = await store.get_table(table.table_id)
         assert row is not None and row.options["target"] == 200 and table.settled
+        # Bob takes the last seat: the match is dealt under the rules that stood.
+        granted = await table.join("Bob")
+        assert not isinstance(granted, str)
+        seats.append(await attach(table, granted[1]))
+        await assert_matches_log(table, store, seats)
+        assert table.version == 2 and seats[1].view["target"] == 200
