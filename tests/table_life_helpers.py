@@ -111,6 +111,12 @@ class Player:
         return view
 
     @property
+    def dealt(self) -> bool:
+        """Whether the latest view holds a match: while a table waits for players nothing is
+        dealt, and its view frames carry ``"view": null``."""
+        return self.last_view is not None and self.last_view["d"]["view"] is not None
+
+    @property
     def clock(self) -> Frame | None:
         assert self.last_view is not None
         clock: Frame | None = self.last_view["d"]["clock"]
@@ -166,6 +172,13 @@ class Player:
                          timeout: float = WAIT) -> Frame:
         """The next view frame whose data (``d``) satisfies ``wanted``."""
         return await self.until(lambda f: f["t"] == "view" and wanted(f["d"]), what, timeout)
+
+    async def dealt_view(self, timeout: float = WAIT) -> Frame:
+        """The latest view frame once it holds a match (reading on for it if need be)."""
+        if not self.dealt:
+            await self.until_view(lambda d: d["view"] is not None, "a dealt view", timeout)
+        assert self.last_view is not None
+        return self.last_view
 
     async def until_seats(self, wanted: Callable[[list[Frame]], bool],
                           what: str = "such seats frame", timeout: float = WAIT) -> Frame:
@@ -301,7 +314,7 @@ async def drive(player: Player, done: Callable[[list[Frame]], bool], what: str,
     deadline = time.monotonic() + timeout
     acted: set[int] = set()  # versions acted on (a stale act: wait for the snapshot)
     while not done(player.frames[start:]):
-        if player.last_view is not None and player.version not in acted \
+        if player.dealt and player.version not in acted \
                 and player.view["to_act"] == player.seat and player.view["legal"]:
             kinds = {a["type"] for a in player.view["legal"]}
             if kinds & set(moves):

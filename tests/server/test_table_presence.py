@@ -130,10 +130,14 @@ async def test_spectators_are_counted_and_leave_the_seats_alone(
     assert all(f["d"]["spectators"] == 0 for f in ann.frames if f["t"] == "seats")
     assert zoe.spectators == 1 and zoe.seats == seats_before
     assert table_info(life, grant["code"])["spectators"] == 1
-    assert zoe.view["seat"] is None and zoe.view["legal"] == []
-    # The free seat is still there for the invitee; the spectator sees him arrive.
+    assert not zoe.dealt and not ann.dealt  # nothing is dealt while the table waits
+    # The free seat is still there for the invitee; the spectator sees him arrive, and the
+    # deal: a spectator's view, no hand shown and nothing to play.
     bob = await sit(life, join_table(life, grant["code"], "Bob"), "Bob")
     assert bob.spectators == 1
+    dealt = (await zoe.dealt_view())["d"]["view"]
+    assert dealt["seat"] is None and dealt["legal"] == []
+    assert all("cards" not in hand for hand in dealt["hands"])
     await zoe.until_seats(lambda s: s[1]["name"] == "Bob" and s[1]["connected"], "Bob")
     await zoe.close()
     await ann.watching(0, "the spectator gone")
@@ -173,9 +177,9 @@ async def test_start_by_the_host_fills_free_seats(life: ServerProcess) -> None: 
     ann = await sit(life, grant, "Ann")
     bob = await sit(life, bob_grant, "Bob")
     assert table_info(life, grant["code"])["status"] == "waiting"
-    # Nobody plays while the table waits for people.
-    legal = ann.view["legal"] or [{"type": "bid", "number": 3}]
-    answer = await ann.act(legal[0], "too-soon")
+    # Nothing is dealt, and nobody plays, while the table waits for people.
+    assert not ann.dealt and not bob.dealt and ann.version == 0
+    answer = await ann.act({"type": "bid", "number": 3}, "too-soon")
     assert answer["t"] == "error" and answer["d"]["code"] == "not_playing", answer
     await bob.send("start")
     assert (await bob.error())["d"]["code"] == "not_host"
@@ -191,6 +195,8 @@ async def test_start_by_the_host_fills_free_seats(life: ServerProcess) -> None: 
     await bob.until(lambda f: f["t"] == "table" and f["d"]["status"] == "playing",
                     "the table frame")
     assert table_info(life, grant["code"])["status"] == "playing"
+    for player in (ann, bob):  # dealt by the start, once: the log's first event
+        assert (await player.dealt_view())["v"] == 1
     # The match is played: the people bid and play, and so do the computers.
     def computers_moved(frames: list[Frame]) -> bool:
         return moved(frames, 2) and moved(frames, 3)
