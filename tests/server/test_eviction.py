@@ -204,7 +204,7 @@ async def test_the_lobby_and_joins_bring_tables_back(local: LocalServer) -> None
     assert dave["seat"] == 1 and local.holds(private["table_id"])
     for grant, newcomer in ((public, carol), (private, dave)):
         player = await sit(local, newcomer, "newcomer")
-        assert player.version == 0
+        assert player.version == 1 and player.dealt  # the join took the last seat: dealt
         assert [s["name"] for s in player.seats] == ["Ann", "Carol" if grant is public
                                                      else "Dave"]
         await player.close()
@@ -271,6 +271,13 @@ def hello(token: str) -> p.Hello:
     return p.Hello(t="hello", d=p.HelloData(token=token))
 
 
+async def idle(table: Table) -> None:
+    """Once the actor has handled what its start queued (a table waiting for players looks
+    at once whether it can be dealt), and nothing more: its inbox is empty."""
+    await table.info()
+    assert table.eviction.inbox.empty()
+
+
 async def evict(registry: Registry, table: Table) -> None:
     def offered() -> bool:
         table.eviction.touched = time.monotonic() - 7200  # long idle (again: a bot moved)
@@ -307,8 +314,10 @@ async def test_commands_to_an_evicted_table_reach_it_loaded_again(registry: Regi
 
 async def test_a_command_queued_meanwhile_keeps_the_table(registry: Registry) -> None:
     table, _, _ = await registry.create("gin", {}, "friend", "Ann")
+    await idle(table)
     table.eviction.touched = time.monotonic() - 7200
     table.offer_eviction()
+    assert not table.eviction.inbox.empty()  # offered
     table.detach(Connection(None))  # type: ignore[arg-type]  # behind the eviction offer
     await table.info()
     assert table.table_id in registry and not table.evicted
@@ -327,6 +336,7 @@ async def test_a_command_while_the_runtime_is_written_keeps_the_table(
         await save(table_id, **fields)
 
     monkeypatch.setattr(registry.store, "update_table", update_table)
+    await idle(table)
     table.eviction.touched = time.monotonic() - 7200
     table.offer_eviction()
     await eventually(lambda: bool(written), "the runtime written")
