@@ -18,6 +18,9 @@ Pieces
 ``opening``     a first-meld minimum: the first melds go down together.
 ``hooks``       :class:`Hooks`: the overridable rules, with classic defaults, and
                 the fields of the position they read.
+``play_checks`` whether a meld, lay-off, joker exchange or discard is legal, read
+                from the move itself (``apply`` asks it; ``legal_actions`` lists a
+                bounded menu of melds for views, hints and bots).
 ``state``       :class:`TableMeldState`: phases, obligations, stock, views, redeal.
 ``reasons``     why a move is refused, in a player's words.
 

@@ -40,6 +40,7 @@ class Hooks:
     table: list[TableMeld]
     has_melded: list[bool]
     must_place: list[int]
+    taken: int | None
     melds_this_turn: int
 
     # -- cards ------------------------------------------------------------------
@@ -119,6 +120,17 @@ class Hooks:
     def stock_reuses(self) -> int:
         """How many times the discard pile may become the stock in one hand."""
         return 1
+
+    # -- asked of the position: the state answers (it plays a move on a twin) ------------
+
+    def joker_can_return(self, swap: api.Action) -> bool:
+        """Whether the joker ``swap`` frees can go back on the table this turn."""
+        raise NotImplementedError
+
+    def kept_card_can_go(self, move: api.Action) -> bool:
+        """Whether, after the placement ``move``, the one card left in hand can still be
+        laid off (it was just taken from the pile, so it may not be discarded)."""
+        raise NotImplementedError
 
     # -- derived from the hooks (a game overrides these only to cache them) -----------
 

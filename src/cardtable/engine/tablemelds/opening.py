@@ -14,7 +14,6 @@ from collections.abc import Iterable
 
 from ..api import Action
 from ..cards import JOKER
-from ..melds import make_meld
 from .hooks import Hooks, meld_of
 
 MAX_OPENING_MELDS = 3
@@ -98,7 +97,7 @@ def opening_problem(state: Hooks, seat: int, action: Action) -> str | None:
         return "lay your first melds together in one move (melds), to show they reach " \
                f"{minimum} points"
     rules = state.meld_rules()
-    total = sum(state.meld_value(make_meld(m, rules).stands_for) for m in action.melds)
+    total = sum(state.meld_value(meld_of(m, rules).stands_for) for m in action.melds)
     if total < minimum:
         return f"your first meld is {total} points; {minimum} are needed"
     return None

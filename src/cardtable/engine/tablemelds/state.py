@@ -21,13 +21,14 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from ..api import JSON, Action, Event
+from ..api import JSON, Action, Event, IllegalAction
 from ..cards import JOKER, format_cards, str_card
 from ..melds import MeldRules, make_meld
 from ..state import GameState, Held, take_guesses
 from .hooks import Hooks
 from .opening import opening_actions
 from .phase import Phase
+from .play_checks import PLAY_MOVES, may_discard, placement_problem, play_problem
 from .reasons import why_illegal
 from .table import TableMeld, extend, lay, swap_cards, swap_joker
 
@@ -126,7 +127,26 @@ class TableMeldState(Hooks, GameState):
                       cards=tuple(sorted(action.cards)),
                       melds=tuple(sorted(tuple(sorted(m)) for m in action.melds)))
 
+    def check(self, action: Action) -> Action:
+        """A move of the play phase is judged from its content (:meth:`play_problem`):
+        ``legal_actions`` lists a bounded menu of melds and openings, and a legal move it
+        leaves out is accepted all the same.  The other phases list every legal move."""
+        if self.phase is not Phase.PLAY or action.type not in PLAY_MOVES:
+            return super().check(action)
+        action = self.canonical(action)
+        problem = self.play_problem(action)
+        if problem is not None:
+            raise IllegalAction(problem)
+        return action
+
+    def play_problem(self, action: Action) -> str | None:
+        """Why a ``meld``, ``lay_off``, ``swap_joker`` or ``discard`` is not legal now
+        (``None``: it is): :mod:`~cardtable.engine.tablemelds.play_checks`."""
+        return play_problem(self, action)
+
     def why_illegal(self, action: Action) -> str:
+        if self.phase is Phase.PLAY and action.type in PLAY_MOVES:
+            return self.play_problem(self.canonical(action)) or f"{action} is not allowed now"
         return why_illegal(self, action)
 
     # -- phase: draw ---------------------------------------------------------------------
@@ -201,34 +221,25 @@ class TableMeldState(Hooks, GameState):
         moves: list[Action] = []
         if not self.must_place:
             taken = self.taken
-            moves += [_DISCARDS[c] for c in sorted(set(hand))
-                      if c != taken or hand.count(c) > 1]  # _may_discard
+            moves += [_DISCARDS[c] for c in sorted(set(hand)) if may_discard(c, hand, taken)]
         if self.may_lay_off(seat) and self.table:
             moves += self._legal_lay_offs(hand)
         limit = self.melds_per_turn()
         if limit is None or self.melds_this_turn < limit:
             if self.opening_minimum(seat) and not self.has_melded[seat]:
                 moves += [a for a in opening_actions(self, hand) if self._placement_ok(
-                    [c for m in a.melds for c in m])]
+                    a, [c for m in a.melds for c in m])]
             else:
-                candidates = self.listed_melds(hand)
-                moves += [_meld_action(m) for m in candidates if self._placement_ok(m)]
+                melds = map(_meld_action, self.listed_melds(hand))
+                moves += [a for a in melds if self._placement_ok(a, a.cards)]
         if self.may_swap_jokers(seat):
             moves += self._legal_swaps(hand)
         return moves
 
     def _legal_lay_offs(self, hand: list[int]) -> list[Action]:
         held = set(hand)
-        placeable: dict[int, bool] = {}
-        moves = []
-        for card, action in self._table_lay_offs()[0]:
-            if card in held:
-                ok = placeable.get(card)
-                if ok is None:
-                    ok = placeable[card] = self._placement_ok((card,))
-                if ok:
-                    moves.append(action)
-        return moves
+        return [action for card, action in self._table_lay_offs()[0]
+                if card in held and self._placement_ok(action, (card,))]
 
     def _table_lay_offs(self) -> LayOffs:
         """Every lay-off the table takes, as (card, move) sorted by card and meld, and
@@ -242,10 +253,6 @@ class TableMeldState(Hooks, GameState):
                  frozenset(card for card, _ in pairs))
         self._lay_off_memo = tuple(self.table), known
         return known
-
-    def _may_discard(self, card: int, hand: list[int]) -> bool:
-        """Not the card just taken from the pile; a second copy of it (two packs) may go."""
-        return card != self.taken or hand.count(card) > 1
 
     def _meld_cards(self, meld: TableMeld) -> tuple[frozenset[int], frozenset[int]]:
         """The cards that may be laid off on ``meld`` (:meth:`extension_cards`) and those
@@ -267,45 +274,44 @@ class TableMeldState(Hooks, GameState):
         swaps = sorted((card, meld.id) for meld in self.table
                        for card in self._meld_cards(meld)[1] & held)
         moves = [Action("swap_joker", card=card, meld=meld) for card, meld in swaps]
-        return [swap for swap in moves if self._joker_can_return(swap)]
+        return [swap for swap in moves if self.joker_can_return(swap)]
 
-    def _joker_can_return(self, swap: Action) -> bool:
-        # Play the exchange on a twin with its own hands, table and obligations (an
-        # exchange never empties the hand, so nothing else changes) and look for a move.
+    def _twin_after(self, move: Action) -> TableMeldState:
+        """A twin with its own hands, table and obligations, with the placement ``move``
+        played on it (one that leaves a card in hand, so nothing else changes): what could
+        follow that move, asked without touching this state."""
         twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         twin.hands = [list(h) for h in self.hands]
         twin.picked = [list(p) for p in self.picked]
+        twin.has_melded = list(self.has_melded)
         twin.table, twin.must_place = list(self.table), list(self.must_place)
         twin._meld_memo = dict(self._meld_memo)
-        twin._apply_play(swap)
+        twin._apply_play(move)
+        return twin
+
+    def joker_can_return(self, swap: Action) -> bool:
+        twin = self._twin_after(swap)
+        takers = [m for m in twin.table if JOKER in twin._meld_cards(m)[0]]
         if type(twin)._legal_play is TableMeldState._legal_play and twin.may_lay_off(
-                twin._seat()) and twin._placement_ok((JOKER,)) and any(
-                JOKER in twin._meld_cards(m)[0] for m in twin.table):
+                twin._seat()) and takers and twin._placement_ok(
+                _lay_off_action(JOKER, takers[0].id), (JOKER,)):
             return True  # the shared turn lists that lay-off: no need to list them all
         return bool(twin._legal_play())  # no discard while the joker is owed: a placement
 
-    def _placement_ok(self, cards: tuple[int, ...] | list[int]) -> bool:
-        """Whether laying ``cards`` leaves a way to finish the turn, and meets any obligation."""
-        owed = self.must_place
-        if owed and not set(owed) & set(cards):
-            return False
-        hand = self.hands[self._seat()]
-        left = len(hand) - len(cards)
-        if left > 1:
-            # two cards left: one of them is not the card just taken from the pile, or
-            # both are copies of it, and a copy may go
-            return True
-        if not left:
-            return not self.final_discard_required()
-        # keeping only the card just taken from the pile would leave no legal discard (a
-        # card still owed to the table is placed first, and checked then)
-        kept, still_owed = list(hand), list(owed)
-        for c in cards:
-            kept.remove(c)
-            if c in still_owed:
-                still_owed.remove(c)
-        return kept[0] != self.taken or bool(still_owed)
+    def kept_card_can_go(self, move: Action) -> bool:
+        seat = self._seat()
+        twin = self._twin_after(move)
+        kept = twin.hands[seat]
+        return len(kept) == 1 and twin.may_lay_off(seat) and \
+            kept[0] in twin._table_lay_offs()[1]
+
+    def _placement_ok(self, move: Action, cards: tuple[int, ...] | list[int]) -> bool:
+        """Whether the placement ``move`` (laying ``cards``) leaves a way to finish the turn,
+        and meets any obligation (:func:`~.play_checks.placement_problem`)."""
+        if not self.must_place and len(self.hands[self._seat()]) - len(cards) > 1:
+            return True  # the common case, asked of every listed meld: no call
+        return placement_problem(self, move, cards) is None
 
     def _apply_play(self, action: Action) -> list[Event]:
         seat = self._seat()

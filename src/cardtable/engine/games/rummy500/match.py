@@ -110,10 +110,14 @@ class Rummy500State(TableMeldState):
                     else "on the table"
                 return (f"you could not put {format_cards(self.discard[-depth:][:1])} {where} "
                         "this turn")
-        if (self.phase is Phase.PLAY and action.type == "lay_off" and self.meld_only
-                and action.card in self.must_place):
-            return f"{format_cards(self.must_place)} must go into a new meld, not a lay-off"
         return super().why_illegal(action)
+
+    def play_problem(self, action: Action) -> str | None:
+        """The shared checks, and ``pickup_use: new_meld``: the card a pickup obliges him
+        to use goes into a new meld (see :meth:`_legal_play`)."""
+        if action.type == "lay_off" and self.meld_only and action.card in self.must_place:
+            return f"{format_cards(self.must_place)} must go into a new meld, not a lay-off"
+        return super().play_problem(action)
 
     # -- the draw ----------------------------------------------------------------------
 
