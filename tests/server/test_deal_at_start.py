@@ -7,6 +7,7 @@ after which the match goes on into a new deal."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -191,5 +192,38 @@ async def test_across_a_restart_undealt_stays_undealt_and_dealt_stays_dealt(
     _, events = await stored(server, grant["table_id"])
     assert [e.kind for e in events].count("start") == 1
     assert not {e.kind for e in events} & {"redeal", "rematch"}
+    await ann.close()
+    await bob.close()
+
+
+async def test_a_last_seat_saved_but_not_yet_dealt_is_dealt_at_the_next_load(
+        server: ServerProcess) -> None:
+    """The seats are saved, then the deal is logged: a crash between the two leaves a full
+    table with nothing dealt, which the next load deals (once), and play goes on."""
+    grant = create(server, "gin")
+    bob_grant = join(server, grant["code"], "Bob")
+    record, events = await stored(server, grant["table_id"])
+    assert [e.kind for e in events] == ["start"]
+    # The same table as the crash leaves it: its seats full, its log without the deal.
+    store = await Store.open(server.store_url)
+    try:
+        await store.create_table(dataclasses.replace(
+            record, table_id=record.table_id + "x", code="Z" + record.code[1:],
+            start_chance=[], status="waiting"))
+    finally:
+        await store.close()
+    server.restart()  # kill -9
+    crashed = {**grant, "table_id": grant["table_id"] + "x"}
+    ann, ann_view = await seated(server, crashed)
+    while ann_view["d"]["view"] is None:
+        ann_view = await recv_type(ann, "view")
+    _, events = await stored(server, crashed["table_id"])
+    assert [e.kind for e in events] == ["start"] and ann_view["v"] == 1
+    bob, bob_view = await seated(server, {**bob_grant, "table_id": crashed["table_id"]})
+    views = await play_simply({0: ann, 1: bob}, {0: ann_view, 1: bob_view}, 200, "c",
+                              until_hand=2)
+    assert views[0]["d"]["view"]["hand"] == 2  # on into a new deal
+    _, events = await stored(server, crashed["table_id"])
+    assert [e.kind for e in events].count("start") == 1
     await ann.close()
     await bob.close()

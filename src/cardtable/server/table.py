@@ -153,8 +153,8 @@ class Table:
             self.history.keep(match_record(self))
             self.post(Heal())
         self.next_turn()
-        if self.state is None:  # the last seat was taken just before a crash: deal now
-            self.post(Heal())
+        if self.state is None and all(s.name is not None for s in self.record.seats):
+            self.post(Heal())  # the last seat was taken just before a crash: deal now
 
     async def stop(self) -> None:
         self._stop_timers()
@@ -224,7 +224,7 @@ class Table:
             case Attach(conn=conn, hello=hello):
                 return await self.presence.attach(self, conn, hello)
             case Detach(conn=conn):
-                self.presence.detach(self, conn)
+                await self.presence.detach(self, conn)
             case Info():
                 return self.table_info()
             case ComputerMove(version=version):
@@ -232,7 +232,7 @@ class Table:
             case TurnTimeout(seat=seat, version=version):
                 await self.turns.time_out(self, seat, version)
             case GraceOver(seat=seat):
-                self.presence.grace_over(self, seat)
+                await self.presence.grace_over(self, seat)
             case SpectatorCount():
                 self.presence.send_spectators(self)
             case HostBlocked(blocker=blocker, blocked=blocked):
