@@ -35,8 +35,10 @@ from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.api import State
 from cardtable.engine.cards import str_card
 from cardtable.fairness import Shuffle
+from cardtable.server.table_replay import NEW_MATCH
 from cardtable.store import EventRecord, Store, TableRecord
 from conformance import cards_in, forbidden
+from match_log import logged_matches
 from server_harness import ServerProcess
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -63,30 +65,37 @@ class Watched:
 async def play_table(client: Client, quota: int, options: dict[str, Any] = OPTIONS) -> Watched:
     """Two gin_simple bots play whole matches (with rematches) until ``quota`` hands."""
     ann = await client.create_table("gin", options, opponent="friend", name="Ann")
-    bob = await client.join(ann.code, "Bob")
     table = Watched(ann.table_id)
+    # The spectator watches from before the deal: the table waits for Bob, nothing shown.
     spectator = client.connect(None, table_id=ann.table_id, record=table.frames[None])
-    async with client.connect(ann, record=table.frames[0]) as a, \
-            client.connect(bob, record=table.frames[1]) as b, spectator:
+    async with spectator:
         # The spectator is read by its own task so that it never falls behind.
         watching = asyncio.create_task(follow(spectator))
-        while True:
-            await asyncio.gather(play(a, choose), play(b, choose))
-            table.hands += len(a.view["history"])
-            table.matches += 1
-            if table.hands >= quota:
-                break
-            await a.rematch()
-            await b.rematch()
+        bob = await client.join(ann.code, "Bob")  # the last seat: dealt now
+        async with client.connect(ann, record=table.frames[0]) as a, \
+                client.connect(bob, record=table.frames[1]) as b:
+            await play_matches(table, a, b, quota)
+            final = max(a.version, b.version)
+            watching.cancel()  # cancelling a websockets recv() loses no frame
+            await asyncio.gather(watching, return_exceptions=True)
+            await spectator.wait_for(lambda c: c.version >= final, timeout=10)
             for conn in (a, b):
-                await conn.wait_for(lambda c: c.view["phase"] != "match_over", timeout=10)
-        final = max(a.version, b.version)
-        watching.cancel()  # cancelling a websockets recv() loses no frame
-        await asyncio.gather(watching, return_exceptions=True)
-        await spectator.wait_for(lambda c: c.version >= final, timeout=10)
-        for conn in (a, b):
-            await conn.wait_for(lambda c: c.version >= final, timeout=10)
+                await conn.wait_for(lambda c: c.version >= final, timeout=10)
     return table
+
+
+async def play_matches(table: Watched, a: Connection, b: Connection, quota: int) -> None:
+    """Matches with rematches until ``quota`` hands are played."""
+    while True:
+        await asyncio.gather(play(a, choose), play(b, choose))
+        table.hands += len(a.view["history"])
+        table.matches += 1
+        if table.hands >= quota:
+            break
+        await a.rematch()
+        await b.rematch()
+        for conn in (a, b):
+            await conn.wait_for(lambda c: c.view["phase"] != "match_over", timeout=10)
 
 
 async def follow(conn: Connection) -> None:
@@ -97,27 +106,25 @@ async def follow(conn: Connection) -> None:
 # -- the truth, from the event log ---------------------------------------------------------
 
 
-def true_states(table: TableRecord, events: list[EventRecord]) -> Iterator[tuple[int, State]]:
-    """(version, state) for every version 0..n, replayed from the log one event at a time.
+def true_states(table: TableRecord, events: list[EventRecord]
+                ) -> Iterator[tuple[int, State | None]]:
+    """(version, state) for every version 0..n, replayed from the log one event at a time;
+    None while the table waited for players (nothing dealt).
 
-    A rematch starts a new match from the chance outcomes logged with it; each
-    match's later deals come from the outcomes logged with its actions.
+    The start (the last seat taken) and each rematch begin a match from the chance outcomes
+    logged with them; each match's later deals come from the outcomes logged with its
+    actions.
     """
     assert [e.version for e in events] == list(range(1, len(events) + 1)), "gaps in the log"
-    matches: list[tuple[int, list[Any], list[EventRecord]]] = [(0, list(table.start_chance), [])]
-    for event in events:
-        if event.kind == "rematch":
-            matches.append((event.version, list(event.chance), []))
-        else:  # a move: the seat's own, a timeout's, or a computer's standing in
-            assert event.kind in ("action", "timeout", "auto"), event
-            matches[-1][1].extend(event.chance)
-            matches[-1][2].append(event)
-    game = get_game(table.game)
-    for start, chance, actions in matches:
-        state = game.replay({"game": table.game, "options": table.options,
-                             "players": table.players, "chance": chance, "actions": []})
-        yield start, state
-        for event in actions:
+    matches = logged_matches(table, events)
+    for version in range(matches[0].version if matches else len(events) + 1):
+        yield version, None
+    for match in matches:
+        # Moves only: a move is the seat's own, a timeout's, or a computer's standing in.
+        assert match.events == match.moves, match.events
+        state = match.replay(table, actions=False)
+        yield match.version, state
+        for event in match.moves:
             state.apply(Action.from_json(event.payload))
             yield event.version, state
 
@@ -127,8 +134,12 @@ class Truth:
     """What each receiver may not see at one version, and what it should be shown."""
 
     hidden: dict[Receiver, set[int]]
-    views: dict[Receiver, dict[str, Any]]
+    views: dict[Receiver, dict[str, Any] | None]  # None: nothing dealt yet, nothing shown
     hand_done: bool = False  # the hand is over: its shuffles' orders may be revealed
+
+    @property
+    def dealt(self) -> bool:
+        return self.views[None] is not None
 
 
 def truths(table: TableRecord, events: list[EventRecord]) -> dict[int, Truth]:
@@ -136,18 +147,32 @@ def truths(table: TableRecord, events: list[EventRecord]) -> dict[int, Truth]:
     deal: tuple[int, int] | None = None
     public: set[int] = set()
     match = 0
+    receivers: list[Receiver] = [*range(table.players), None]
     for version, state in true_states(table, events):
-        if version and events[version - 1].kind == "rematch":
+        if state is None:  # the table waited: no card exists, and no view may be sent
+            out[version] = Truth({r: set() for r in receivers}, dict.fromkeys(receivers))
+            continue
+        if version and events[version - 1].kind in NEW_MATCH:
             match += 1
         zones = state.zones()
         if (match, zones["deal"]) != deal:  # a new deal: what was public is in play again
             deal, public = (match, zones["deal"]), set()
-        receivers: list[Receiver] = [*range(table.players), None]
-        views = {r: state.view(r) for r in receivers}
-        public |= set(cards_in(views[None]))
+        views: dict[Receiver, dict[str, Any] | None] = {r: state.view(r) for r in receivers}
+        public |= set(cards_in(state.view(None)))
         out[version] = Truth({r: forbidden(zones, r, public) for r in receivers}, views,
                              state.is_over() or get_game(table.game).only_dealing(state))
     return out
+
+
+def check_every_version(frames: dict[Receiver, list[Frame]], truth: dict[int, Truth]) -> None:
+    """Every receiver got a view of every version from the one it came in at (no resync
+    skipped one), and it came in by the first deal (so it got the deal's view)."""
+    dealt = min(version for version, at in truth.items() if at.dealt)
+    for receiver, received in frames.items():
+        seen = {f.v for f in received if f.t == "view"}
+        came = min(v for v in seen if v is not None)
+        assert came <= dealt and seen == set(range(came, max(truth) + 1)), \
+            f"receiver {receiver} missed versions"
 
 
 def problems(frames: dict[Receiver, list[Frame]], truth: dict[int, Truth]) -> list[str]:
@@ -212,10 +237,10 @@ async def test_no_frame_leaks_a_hidden_card(server: ServerProcess) -> None:
     for watched in tables:
         table, events = await logged(server, watched.table_id)
         truth = truths(table, events)
-        # Every version reached every receiver (no resync skipped one here).
-        for receiver, received in watched.frames.items():
-            seen = {f.v for f in received if f.t == "view"}
-            assert seen == set(truth), f"receiver {receiver} missed versions"
+        assert [e.kind for e in events][:1] == ["start"] and not truth[0].dealt
+        check_every_version(watched.frames, truth)
+        # The spectator watched the table wait: a view of no match, then the deal.
+        assert any(f.t == "view" and f.v == 0 for f in watched.frames[None])
         assert problems(watched.frames, truth) == []
         checked += sum(len(f) for f in watched.frames.values())
     assert checked > HANDS * 3 * 20
@@ -244,11 +269,16 @@ async def test_the_checker_flags_a_tampered_frame(server: ServerProcess) -> None
         found = problems({0: [forged]}, truth)
         assert found and str_card(secret) in found[0]
     # A spectator frame naming a card in a hand is flagged too.
-    spectator_frame = next(f for f in watched.frames[None] if f.t == "view")
+    spectator_frame = next(f for f in watched.frames[None]
+                           if f.t == "view" and f.d["view"] is not None)
     assert spectator_frame.v is not None
     hand_card = truth[spectator_frame.v].hidden[None] - truth[spectator_frame.v].hidden[1]
     forged = Frame("seats", spectator_frame.v, {"note": str_card(sorted(hand_card)[0])})
     assert problems({None: [forged]}, truth)
+    # So is a view shown before the deal, while the table waited.
+    early_view = Frame("view", 0, copy.deepcopy(spectator_frame.d))
+    assert problems({None: [early_view]}, truth) == [
+        "receiver None: the view at version 0 is not the engine's view(None)"]
     # The deck orders of a hand's end, shown while the hand is played, are flagged; so is
     # a revealed order that is not the one committed to.
     over = next(f for f in watched.frames[0]
@@ -309,9 +339,7 @@ async def check_tables(server: ServerProcess, tables: list[Watched], players: in
     for watched in tables:
         table, events = await logged(server, watched.table_id)
         truth = truths(table, events)
-        for receiver, received in watched.frames.items():
-            seen = {f.v for f in received if f.t == "view"}
-            assert seen == set(truth), f"receiver {receiver} missed versions"
+        check_every_version(watched.frames, truth)
         assert problems(watched.frames, truth) == []
         for seat in range(players):
             for frame in watched.frames[seat]:

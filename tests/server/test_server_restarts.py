@@ -35,10 +35,9 @@ import pytest
 import db_fixtures
 from cardtable.bots.levels import bot_for
 from cardtable.client import ActionRefused, Client, Connection, Frame
-from cardtable.engine import get_game
 from cardtable.engine.api import Action, State
-from cardtable.server.table_replay import MOVES
 from cardtable.store import EventRecord, Store, TableRecord
+from match_log import logged_matches
 from server_harness import ServerProcess
 
 pg_database_url = db_fixtures.pg_database_url
@@ -201,14 +200,12 @@ async def stored(server: ServerProcess, table_id: str) -> tuple[TableRecord, lis
 
 
 def replay_log_only(record: TableRecord, events: list[EventRecord]) -> State:
-    """The match from the log, drawing nothing: every deck order must be in the log."""
-    assert {e.kind for e in events} <= set(MOVES), "one match, moves only"
-    chance = list(record.start_chance)
-    for event in events:
-        chance += event.chance
-    return get_game(record.game).replay(
-        {"game": record.game, "options": record.options, "players": record.players,
-         "chance": chance, "actions": [e.payload for e in events]}, rng=LogOnly())
+    """The match from the log, drawing nothing: every deck order must be in the log (its
+    start's, when the last seat was taken, and those its moves drew)."""
+    matches = logged_matches(record, events)
+    assert [m.version for m in matches] == [1] and events[0].kind == "start", "one match"
+    assert matches[0].events == matches[0].moves, "moves only"
+    return matches[0].replay(record, rng=LogOnly())
 
 
 def assert_logged_once(events: list[EventRecord], acks: list[tuple[int, Frame]]) -> None:
