@@ -43,7 +43,11 @@ async def test_finished_and_unfinished_matches_replay_as_they_may(
         other = await bob.join(seat.code, "Bob")
         async with ann.connect(seat) as a, bob.connect(other) as b:
             await asyncio.wait_for(asyncio.gather(play(a, choose), play(b, choose)), HANG)
-            first = f"{seat.table_id}:0"
+            # The first match began when Bob sat down (the table's "start"), not at its
+            # creation: a waiting table had no match, and has none to replay.
+            first = f"{seat.table_id}:{await match_start(server, seat.table_id, 'start')}"
+            assert (await ann.http.get(f"/api/matches/{seat.table_id}:0/replay")
+                    ).status_code == 404
             await a.rematch()
             await b.rematch()
             await a.wait_for(lambda c: c.view["phase"] != "match_over", 10)
@@ -73,7 +77,7 @@ async def test_finished_and_unfinished_matches_replay_as_they_may(
         me = (await ann.http.get("/api/me")).json()
         assert [m["match_id"] for m in me["recent"]] == [first]  # the finished match only
         assert (await ann.http.get(f"/api/tables/{seat.code}/match")).status_code == 409
-        start = await rematch_version(server, seat.table_id)
+        start = await match_start(server, seat.table_id, "rematch")
         live = (await ann.http.get(f"/api/matches/{seat.table_id}:{start}/replay")).json()
         assert live["over"] is False and live["shuffles"] == []
         assert all(isinstance(h, int) for step in live["steps"] for h in step["hands"])
@@ -94,19 +98,28 @@ async def test_finished_and_unfinished_matches_replay_as_they_may(
     assert "hand over; scores" in shown.stdout and lines[-1].startswith("Result: ")
 
 
-async def rematch_version(server: ServerProcess, table_id: str) -> int:
-    """The version of the table's rematch (its second match's start), from the log."""
+async def match_start(server: ServerProcess, table_id: str, kind: str) -> int:
+    """The version that began a match of the table (``kind``: ``"start"`` its first,
+    ``"rematch"`` its second), from the log; waits for the table to log it (the last
+    join's answer may come before the deal is written)."""
     store = await Store.open(server.store_url)
     try:
-        events = await store.load_events(table_id)
+        async with asyncio.timeout(10):
+            while True:
+                events = await store.load_events(table_id)
+                found = [e.version for e in events if e.kind == kind]
+                if found:
+                    return found[0]
+                await asyncio.sleep(0.02)  # polled: the server's log is in another process
     finally:
         await store.close()
-    return next(e.version for e in events if e.kind == "rematch")
 
 
 async def test_no_spectators_no_replay_of_a_match_in_play(server: ServerProcess) -> None:
     async with Client(server.base_url, frame_rate=None) as ann:
         seat = await ann.create_table("gin", {"target": 500}, opponent="friend", name="Ann",
                                       settings={"spectators": False})
-        hidden = await ann.http.get(f"/api/matches/{seat.table_id}:0/replay")
+        await ann.join(seat.code, "Bob")  # the last seat: the match is dealt
+        start = await match_start(server, seat.table_id, "start")
+        hidden = await ann.http.get(f"/api/matches/{seat.table_id}:{start}/replay")
         assert hidden.status_code == 403 and "no spectators" in hidden.json()["detail"]
