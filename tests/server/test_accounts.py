@@ -1,8 +1,10 @@
-"""Accounts at a real server, on SQLite and PostgreSQL (issue 17, item 2): a guest who
-registers keeps his history; sign in and out, sessions rotated; change the password (every
-other session ends); delete the account and its personal data. And the bad input: taken
-usernames in any case, weak passwords, brute force (per account and per address), dead
-and forged session cookies, markup in a username.
+"""Accounts at a real server, on SQLite and PostgreSQL (issue 17, item 2; issue 26, item
+4): a guest who registers keeps his history; sign in and out, sessions rotated; change
+the password (every other session ends); delete the account and its personal data. And
+the bad input: taken usernames in any case, weak passwords (zxcvbn's and the common
+list's), brute force (per account and address, per account, per address, per known
+browser: strangers never lock the owner out of his browsers), registrations per address,
+dead and forged session cookies, markup in a username.
 
 The server trusts 127.0.0.1 as a proxy, so each test speaks from addresses of its own
 (``X-Forwarded-For``) and the per-address limit is tested on the real path."""
@@ -19,7 +21,14 @@ import pytest
 import db_fixtures
 from cardtable.bots.gin_simple import choose
 from cardtable.client import Client, play
-from cardtable.server.accounts import TRIES_PER_ACCOUNT, TRIES_PER_ADDRESS
+from cardtable.server.accounts import (
+    REGISTERS_PER_ADDRESS,
+    TRIES_PER_ACCOUNT,
+    TRIES_PER_ACCOUNT_ADDRESS,
+    TRIES_PER_ADDRESS,
+    TRIES_PER_DEVICE,
+)
+from cardtable.server.devices import COOKIE as DEVICE_COOKIE
 from cardtable.server.players import COOKIE
 from cardtable.store.players import DELETED_NAME
 from server_harness import ServerProcess, server_on
@@ -40,7 +49,8 @@ def server(request: pytest.FixtureRequest,
 def browser(server: ServerProcess, address: str | None = None) -> httpx.AsyncClient:
     """A browser of its own (its own cookies), from an address of its own."""
     address = address or f"203.0.113.{next(_addresses)}"
-    return httpx.AsyncClient(base_url=server.base_url, headers={"X-Forwarded-For": address})
+    return httpx.AsyncClient(base_url=server.base_url, headers={"X-Forwarded-For": address},
+                             timeout=HANG)  # tries wait their turn at the two hash workers
 
 
 async def test_a_guest_registers_and_keeps_his_history(server: ServerProcess) -> None:
@@ -74,6 +84,12 @@ async def test_a_guest_registers_and_keeps_his_history(server: ServerProcess) ->
     ("Zed", "Qwertyuiop", "most common"),
     ("Zedekiah", "zedekiah-rules-ok", "must not contain the username"),
     ("Zed", "x" * 300, "at most 256"),
+    ("Zed", "aaaaaaaaaa", 'too easy to guess. Repeats like "aaa" are easy to guess.'),
+    ("Zed", " " * 10, "too easy to guess"),
+    ("Zed", "\u200b" * 10, "too easy to guess"),
+    ("Zed", "0000000000", "too easy to guess"),
+    ("Zed", "guess guess guess", "Avoid repeated words and characters."),
+    ("Zed", "qwertyuiopasdf", "too easy to guess"),
 ])
 async def test_bad_usernames_and_weak_passwords_are_refused(
         server: ServerProcess, username: str, password: str, why: str) -> None:
@@ -92,6 +108,30 @@ async def test_a_username_is_taken_in_any_case(server: ServerProcess) -> None:
             taken = await second.post("/api/account/register",
                                       json={"username": name, "password": GOOD})
             assert taken.status_code == 409 and taken.json()["detail"] == "that username is taken"
+            assert (await second.get("/api/me")).json() is None  # nothing was made
+
+
+async def test_registrations_are_limited_per_address_taken_names_too(
+        server: ServerProcess) -> None:
+    address = f"198.51.100.{next(_addresses)}"
+    async with browser(server) as first:
+        assert (await first.post("/api/account/register", json={
+            "username": "Gail", "password": GOOD})).status_code == 200
+    answers = []
+    for i in range(REGISTERS_PER_ADDRESS):  # a name prober, then a weak password
+        async with browser(server, address) as prober:
+            body = {"username": "gail", "password": GOOD} if i % 2 else \
+                {"username": f"gail{i}", "password": "0000000000"}
+            answers.append((await prober.post("/api/account/register", json=body)).status_code)
+    assert answers == [422, 409] * (REGISTERS_PER_ADDRESS // 2)
+    async with browser(server, address) as late:
+        refused = await late.post("/api/account/register",
+                                  json={"username": "Gail_Two", "password": GOOD})
+        assert refused.status_code == 429 and "too many new accounts" in refused.json()["detail"]
+        assert (await late.get("/api/me")).json() is None
+    async with browser(server) as elsewhere:  # another address registers on
+        assert (await elsewhere.post("/api/account/register", json={
+            "username": "Gail_Two", "password": GOOD})).status_code == 200
 
 
 async def test_sign_in_out_and_the_password_changes(server: ServerProcess) -> None:
@@ -129,22 +169,75 @@ async def test_sign_in_out_and_the_password_changes(server: ServerProcess) -> No
             "username": "dave", "password": "a much newer one"})).status_code == 200
 
 
-async def test_brute_force_is_stopped_per_account_and_per_address(
+async def wrong_tries(server: ServerProcess, username: str, count: int,
+                     address: str | None = None) -> list[int]:
+    """``count`` wrong passwords at ``username``, at once, each from a new browser (from
+    ``address``, or a new address for every :data:`TRIES_PER_ACCOUNT_ADDRESS`)."""
+    async def one(at: str) -> int:
+        async with browser(server, at) as stranger:
+            return (await stranger.post("/api/account/login", json={
+                "username": username, "password": "guess guess guess"})).status_code
+    addresses = [address or f"203.0.113.{next(_addresses)}"
+                 for _ in range(0, count, TRIES_PER_ACCOUNT_ADDRESS)]
+    return list(await asyncio.gather(*(
+        one(addresses[i // TRIES_PER_ACCOUNT_ADDRESS]) for i in range(count))))
+
+
+async def test_strangers_lock_out_strangers_but_never_the_owners_browsers(
         server: ServerProcess) -> None:
-    async with browser(server) as owner:
-        assert (await owner.post("/api/account/register",
-                                 json={"username": "erin", "password": GOOD})).status_code == 200
-    # Per account: from ever new addresses, the account's tries run out; then even the right
-    # password waits.
-    for _ in range(TRIES_PER_ACCOUNT):
-        async with browser(server) as attacker:
-            assert (await attacker.post("/api/account/login", json={
-                "username": "erin", "password": "guess guess guess"})).status_code == 401
-    async with browser(server) as late:
-        blocked = await late.post("/api/account/login",
-                                  json={"username": "ERIN", "password": GOOD})
-        assert blocked.status_code == 429 and "too many" in blocked.json()["detail"]
-    # Per address: one address trying many accounts.
+    async with browser(server) as laptop:
+        assert (await laptop.post("/api/account/register",
+                                  json={"username": "erin", "password": GOOD})).status_code == 200
+        device = laptop.cookies.get(DEVICE_COOKIE)
+        assert device and "erin" not in device
+        again = await laptop.post("/api/account/login", json={"username": "erin",
+                                                              "password": GOOD})
+        [made] = [c for c in again.headers.get_list("set-cookie")
+                  if c.startswith(DEVICE_COOKIE + "=")]
+        assert {"httponly", "path=/api/account", "samesite=strict"} <= {
+            part.strip() for part in made.lower().split(";")}
+        assert (await laptop.post("/api/account/logout")).status_code == 204
+        assert laptop.cookies.get(DEVICE_COOKIE) is not None  # signed out, still known
+
+        # Per account and address: one address runs out; another still may try.
+        near = f"203.0.113.{next(_addresses)}"
+        spent = await wrong_tries(server, "erin", TRIES_PER_ACCOUNT_ADDRESS, near)
+        assert spent == [401] * TRIES_PER_ACCOUNT_ADDRESS
+        assert await wrong_tries(server, "ERIN", 1, near) == [429]
+        assert await wrong_tries(server, "erin", 1) == [401]
+        # Per account: strangers from ever new addresses spend the account's ceiling ...
+        left = TRIES_PER_ACCOUNT - TRIES_PER_ACCOUNT_ADDRESS - 1
+        assert await wrong_tries(server, "erin", left) == [401] * left
+        async with browser(server) as new_browser:  # ... then even the right password waits
+            blocked = await new_browser.post("/api/account/login",
+                                             json={"username": "ERIN", "password": GOOD})
+            assert blocked.status_code == 429 and "too many" in blocked.json()["detail"]
+        async with browser(server) as other:  # a device cookie of another account is none
+            assert (await other.post("/api/account/register", json={
+                "username": "erins_friend", "password": GOOD})).status_code == 200
+            assert (await other.post("/api/account/login", json={
+                "username": "erin", "password": GOOD})).status_code == 429
+        async with browser(server) as forger:
+            player_id, nonce, mac = str(device).split(".")
+            forger.cookies.set(DEVICE_COOKIE, f"{player_id}.{nonce}.{mac[::-1]}",
+                               path="/api/account")
+            assert (await forger.post("/api/account/login", json={
+                "username": "erin", "password": GOOD})).status_code == 429
+
+        # ... but the browser he signed in with before signs in, from the strangers'
+        # address too, and has a window of its own.
+        laptop.headers["X-Forwarded-For"] = near
+        back = await laptop.post("/api/account/login", json={"username": "erin",
+                                                            "password": GOOD})
+        assert back.status_code == 200, back.text
+        assert (await laptop.get("/api/me")).json()["username"] == "erin"
+        wrong = {"username": "erin", "password": "guess guess guess"}
+        answers = [(await laptop.post("/api/account/login", json=wrong)).status_code
+                   for _ in range(TRIES_PER_DEVICE + 1)]  # its sign-in made a new cookie
+        assert answers == [401] * TRIES_PER_DEVICE + [429]
+
+
+async def test_one_address_trying_many_accounts_is_stopped(server: ServerProcess) -> None:
     async with browser(server, "198.51.100.7") as sprayer:
         codes = [(await sprayer.post("/api/account/login", json={
             "username": f"user{i}", "password": "guess guess guess"})).status_code

@@ -1,7 +1,9 @@
 """Accounts in the browser (issue 17, item 2), real Chromium against a real `cardtable serve`:
 a guest who played registers on the account page and keeps his matches; a weak password
-is refused with the server's reason; he signs out, and signs in again in another browser,
-where his matches are. Screenshots: artifacts/screenshots/account-<size>.png."""
+is refused with the server's reason (the common list's, or zxcvbn's warning and
+suggestions: issue 26, item 4); he signs out, and signs in again in another browser,
+where his matches are. Screenshots: artifacts/screenshots/account-<size>.png and
+account-weak-<size>.png."""
 
 from __future__ import annotations
 
@@ -36,6 +38,15 @@ def test_a_guest_registers_signs_out_and_signs_in_elsewhere(browser: Browser,
         page.fill("#register-password", "password123")
         page.click("#register button[type=submit]")
         page.wait_for_selector("#register-error:has-text('most common')")
+        page.fill("#register-password", "aaaaaaaaaa")
+        page.click("#register button[type=submit]")
+        page.wait_for_selector("#register-error:has-text('too easy to guess')")
+        assert "Avoid repeated words" in page.inner_text("#register-error")
+        for size, viewport in SIZES.items():
+            page.set_viewport_size(viewport)
+            page.wait_for_timeout(150)
+            screenshot(page, f"account-weak-{size}")
+        page.set_viewport_size(DESKTOP)
         page.fill("#register-password", PASSWORD)
         page.click("#register button[type=submit]")
         page.wait_for_selector("#account-state:has-text('Signed in as Ivy')")

@@ -13,6 +13,7 @@ from redis.exceptions import RedisError
 
 from ..cluster.node import ClusterNode
 from ..store import Store
+from .accounts import PasswordWork
 from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
 from .moderation import BlockLists
@@ -120,7 +121,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(players.router)
     app.include_router(matches.router)
-    app.include_router(accounts_router(limits))
+    app.include_router(accounts_router(limits, PasswordWork(config.hash_workers)))
     app.include_router(tables_router(limit_lookups, create_limit(config, limits)))
     app.include_router(table_socket_router(config))
     app.include_router(moderation_router(limits))

@@ -93,6 +93,8 @@ class ServerConfig:
     CARDTABLE_NODE_ID          this process's name in the cluster              random
     CARDTABLE_EXPERT_BUDGET    seconds an expert computer thinks per move      0.5
                                at most (CPU time, in a thread of its own)
+    CARDTABLE_HASH_WORKERS     passwords hashed or judged at once, each in a   2
+                               worker thread (server/accounts.py)
     =========================  ==============================================  =========
     """
 
@@ -122,6 +124,7 @@ class ServerConfig:
     lease_ttl: float = 3.0
     node_id: str | None = None
     expert_budget: float = 0.5  # see bots/levels.py EXPERT_BUDGET
+    hash_workers: int = 2  # see server/accounts.py PasswordWork
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None, *, game_modules: Iterable[str] = (),
@@ -140,11 +143,14 @@ class ServerConfig:
                              "one card room share its event log")
         if _number(env, "CARDTABLE_LEASE_TTL", 3.0) <= 0:
             raise ValueError("CARDTABLE_LEASE_TTL must be a number of seconds above 0")
+        if _whole(env, "CARDTABLE_HASH_WORKERS", 2) < 1:
+            raise ValueError("CARDTABLE_HASH_WORKERS must be a whole number above 0")
         return cls(
             data_dir=data_dir or default_data_dir(env),
             database_url=database or None,
             bot_delay=_number(env, "CARDTABLE_BOT_DELAY", 0.8),
             expert_budget=_number(env, "CARDTABLE_EXPERT_BUDGET", 0.5),
+            hash_workers=_whole(env, "CARDTABLE_HASH_WORKERS", 2),
             allowed_origins=_names(env.get("CARDTABLE_ALLOWED_ORIGINS", "")),
             frame_rate=rate,
             frame_burst=max(1, int(rate * 2)),

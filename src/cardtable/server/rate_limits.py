@@ -11,14 +11,24 @@ no address or username.
 If Redis cannot be reached, a process counts alone until it can again (and says so in
 its log): the limit stays a limit, and a Redis blip refuses nobody's sign-in.
 
-=========  ======================================  ==========================
-window     counts                                   default
-=========  ======================================  ==========================
-lookups    room-code lookups and joins per address  CARDTABLE_JOIN_LIMIT / min
-login      sign-in tries per address / per account  30 / 8 per 15 min
-reports    reports per address                      60 per hour
-creates    new tables per address                   CARDTABLE_CREATE_LIMIT / min
-=========  ======================================  ==========================
+A process without Redis counts in its memory only: its windows start empty again when it
+restarts (a restart gives a guesser at most one more window's tries; persisting them
+would put a database write on every try). A cluster's windows live in Redis and outlast
+any one process.
+
+=====================  ==========================================  =========================
+window                 counts                                      default
+=====================  ==========================================  =========================
+lookups                room-code lookups and joins per address     CARDTABLE_JOIN_LIMIT/min
+login-address          sign-in tries per address                   30 per 15 min
+login-account-address  sign-in tries at an account from an address 8 per 15 min
+login-account          sign-in tries at an account                 40 per 15 min
+login-device           sign-in tries at an account from one of its 8 per 15 min
+                       known browsers (instead of the three above)
+register-address       registrations tried per address             10 per 15 min
+reports                reports per address                         60 per hour
+creates                new tables per address                      CARDTABLE_CREATE_LIMIT/min
+=====================  ==========================================  =========================
 """
 
 from __future__ import annotations

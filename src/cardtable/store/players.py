@@ -134,6 +134,24 @@ class Players:
         except IntegrityError:
             raise UsernameTaken(username) from None
 
+    async def create_account(self, player_id: str, token_hash: str, username: str,
+                             password_hash: str) -> PlayerRecord:
+        """A new player who is an account from the start (a browser that registers before
+        it ever sat down), signed in by the session ``token_hash``: one transaction, so
+        UsernameTaken leaves nothing behind."""
+        now = utcnow()
+        try:
+            async with self._writer.begin() as conn:
+                await conn.execute(insert(players).values(
+                    player_id=player_id, name=username, created_at=now, seen_at=now,
+                    username=username, username_key=username.casefold(),
+                    password_hash=password_hash, registered_at=now))
+                await conn.execute(insert(sessions).values(
+                    token_hash=token_hash, player_id=player_id, created_at=now, seen_at=now))
+        except IntegrityError:
+            raise UsernameTaken(username) from None
+        return PlayerRecord(player_id, username, now, now, username)
+
     async def set_password(self, player_id: str, password_hash: str) -> None:
         async with self._writer.begin() as conn:
             await conn.execute(update(players).where(players.c.player_id == player_id)
