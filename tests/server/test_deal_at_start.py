@@ -100,7 +100,7 @@ async def test_a_waiting_table_holds_no_cards_and_deals_once_when_full(
     record, events = await stored(server, grant["table_id"])
     assert record.start_chance == [] and events == [] and record.status == "waiting"
     match = httpx.get(f"{server.base_url}/api/tables/{grant['code']}/match")
-    assert match.status_code == 409, match.text  # no match yet, no file of one
+    assert match.status_code == 404, match.text  # no match yet, no file of one
 
     # The rules may change while nobody holds a card: logged, nothing dealt.
     frames = await change_rules(host, EXPRESS[game])

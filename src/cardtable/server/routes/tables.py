@@ -12,6 +12,7 @@ from ..match_export import export_match
 from ..moderation import HOST_REFUSES
 from ..players import Sitter, sitting_player
 from ..registry import Registry, TableHandle
+from ..table_replay import NEW_MATCH
 from .shared import AddressLimit, on_table, registry_of
 
 
@@ -25,8 +26,10 @@ async def seat_at(registry: Registry, code: str, name: str,
                   sitter: Sitter | None = None) -> dict[str, Any] | None:
     """A quick join's try at one lobby table: the SeatGrant JSON of the first free seat
     there, or None when the table is gone or its seats went meanwhile."""
+    seated = name if sitter is None else sitter.seat_name(name)  # an account: his username
+
     async def join(table: TableHandle) -> p.SeatGrant | None:
-        granted = await table.join(name, None, sitter)
+        granted = await table.join(seated, None, sitter)
         return None if isinstance(granted, str) else seat_grant(table, *granted)
 
     grant = await on_table(registry, code, join)
@@ -48,7 +51,7 @@ def tables_router(limit_lookups: AddressLimit, limit_creates: AddressLimit) -> A
         sitter = Sitter.of(player, limit_lookups.address_of(request))
         try:
             table, seat, token = await registry.create(
-                body.game, body.options, body.opponent, body.name, body.players,
+                body.game, body.options, body.opponent, player.name, body.players,
                 None if body.seats is None else list(body.seats), body.settings,
                 sitter=sitter)
         except ValueError as error:
@@ -76,7 +79,7 @@ def tables_router(limit_lookups: AddressLimit, limit_creates: AddressLimit) -> A
         sitter = Sitter.of(player, limit_lookups.address_of(request))
 
         async def take_seat(table: TableHandle) -> p.SeatGrant | str:
-            granted = await table.join(body.name, body.seat, sitter)
+            granted = await table.join(player.name, body.seat, sitter)
             return granted if isinstance(granted, str) else seat_grant(table, *granted)
 
         found = await on_table(registry, code, take_seat)
@@ -95,7 +98,11 @@ def tables_router(limit_lookups: AddressLimit, limit_creates: AddressLimit) -> A
         record = await store.get_table_by_code(code.strip().upper())
         if record is None:
             raise HTTPException(404, "no table has that code")
-        document = export_match(record, await store.load_events(record.table_id))
+        events = await store.load_events(record.table_id)
+        if not record.start_chance and not any(e.kind in NEW_MATCH for e in events):
+            raise HTTPException(404, "no match has been dealt at this table yet: the cards "
+                                     "are dealt when every seat is taken")
+        document = export_match(record, events)
         if document is None:
             raise HTTPException(409, "the match is still being played: its cards stay "
                                      "hidden until it is over")
