@@ -139,7 +139,7 @@ async def test_against_the_computer_the_first_deal_is_the_only_one(
     grant = create(server, game, opponent="computer")
     ws, first = await seated(server, grant)
     assert first["d"]["view"] is not None  # every seat is taken: dealt at once
-    record, events = await stored(server, grant["table_id"])
+    record, _ = await stored(server, grant["table_id"])
     assert record.start_chance
     frames = await change_rules(ws, EXPRESS[game])
     assert [f["d"]["code"] for f in frames if f["t"] == "error"] == ["match_started"]
