@@ -21,6 +21,7 @@ from cardtable.engine.cards import JOKER, deck, format_cards, parse
 from cardtable.engine.games import romme
 from cardtable.engine.games.romme.values import melding_points
 from cardtable.engine.melds import InvalidMeld, make_meld
+from cardtable.engine.tablemelds.coming_out import opening_with
 from cardtable.engine.tablemelds.opening import MAX_OPENING_MELDS, MAX_OPENINGS, opening_actions
 from conformance import snapshot
 from romme_deals import act, rigged
@@ -140,6 +141,24 @@ def test_the_card_taken_may_be_kept_alone_when_it_can_be_laid_off() -> None:
     assert [str(a) for a in state.legal_actions()] == [f"lay_off 9c meld={run.id}"]
     act(state, f"lay_off 9c meld={run.id}")
     assert state.history[-1]["winner"] == 1
+
+
+def test_the_top_discard_may_be_taken_for_an_opening_the_menu_leaves_out() -> None:
+    # Under "the top discard must be used" seat 1 may take the 2h only to come out with it:
+    # 2c 2d 2h + three more small sets (45) is such a move, though no menu lists it.
+    # seat 0 (dealer)  discards 2h
+    # seat 1           2c 2d | 3c 3d 3h | 4c 4d 4h | 6c 6d 6h | 9s Jd
+    state = rigged(["2h 5s 8h Qd 2s 3s 4s 6s Tc Th Ks Kh Ad 7d",
+                    "2c 2d 3c 3d 3h 4c 4d 4h 6c 6d 6h 9s Jd"],
+                   options={"top_discard_must_be_used": True})
+    act(state, "discard 2h")
+    assert opening_actions(state, [*state.hands[1], *parse("2h")]) == []
+    act(state, "draw_discard")
+    assert state.must_place == parse("2h")
+    offered = [a for a in state.legal_actions() if a.type == "meld"]
+    assert len(offered) == 1 and any(parse("2h")[0] in m for m in offered[0].melds)
+    state.apply(opening("2c 2d 2h", "3c 3d 3h", "4c 4d 4h", "6c 6d 6h"))
+    assert state.must_place == [] and sorted(state.hands[1]) == sorted(parse("9s Jd"))
 
 
 def test_later_melds_go_down_one_at_a_time() -> None:
@@ -270,3 +289,21 @@ def test_every_opening_the_menu_lists_is_accepted(dealt: tuple[list[list[int]], 
     if menu:
         state.apply(menu[-1])
         assert state.has_melded[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(deals(), st.integers(0, 13))
+def test_the_search_for_an_opening_with_a_card_finds_one_when_there_is_one(
+        dealt: tuple[list[list[int]], list[int]], pick: int) -> None:
+    groups, hand = dealt
+    state = deal(hand)
+    card = hand[pick]
+    found = opening_with(state, hand, card, 0)
+    if found is not None:
+        assert any(card in m for m in found.melds) and state.check(found) == found
+    if hand.count(card) == 1 and any(card in g for g in groups) and \
+            is_legal_opening(groups, hand, 40):
+        assert found is not None
+    menu = opening_actions(state, hand)
+    if any(card in m for a in menu for m in a.melds):
+        assert found is not None

@@ -15,14 +15,18 @@ Pieces
                 rules allow) and :func:`extension_cards` (every card that fits),
                 :func:`swap_joker` (joker exchange) and :func:`swap_cards`.
 ``candidates``  the melds a hand can lay, finite and sorted, for ``legal_actions``.
-``opening``     a first-meld minimum: the first melds go down together.
+``opening``     a first-meld minimum: the first melds go down together; the menu
+                of openings ``legal_actions`` lists (up to three melds).
+``coming_out``  whether an opening places a given card: an exact search, for the
+                draw under "the top discard must be used".
 ``hooks``       :class:`Hooks`: the overridable rules, with classic defaults, and
                 the fields of the position they read.
 ``play_checks`` whether a meld, lay-off, joker exchange or discard is legal, read
                 from the move itself (``apply`` asks it; ``legal_actions`` lists a
                 bounded menu of melds for views, hints and bots).
 ``state``       :class:`TableMeldState`: phases, obligations, stock, views, redeal.
-``reasons``     why a move is refused, in a player's words.
+``reasons``     why a move of the draw or deal is refused, in a player's words.
+``redeal``      the redeal of a resample: the cards a seat has not seen.
 
 Hooks (override in a game's state class)
 ----------------------------------------

@@ -28,21 +28,21 @@ def opening_actions(state: Hooks, hand: list[int]) -> list[Action]:
     rules = state.meld_rules()
     candidates = state.listed_melds(hand)
     values = [state.meld_value(meld_of(m, rules).stands_for) for m in candidates]
-    needs = [_counts(m) for m in candidates]
+    needs = [counts(m) for m in candidates]
     # the most one more meld from candidates[k:] can add: searches that cannot reach
     # the minimum any more are cut short (they would list nothing)
     best_from = [0] * (len(values) + 1)
     for k in range(len(values) - 1, -1, -1):
         best_from[k] = max(values[k], best_from[k + 1])
-    held = _counts(hand)
+    held = counts(hand)
     found: list[Action] = []
     # The first melds must be disjoint within the hand: with each card's count in a field
-    # of its own (see _counts), one subtraction tells whether the hand still holds a meld.
+    # of its own (see counts), one subtraction tells whether the hand still holds a meld.
     # Three nested loops (MAX_OPENING_MELDS) in candidate order list the combinations
     # sorted, as a depth-first search would, and stop at the MAX_OPENINGS-th.
     n = len(candidates)
     for i, first in enumerate(candidates):
-        if (held | _GUARDS) - needs[i] & _GUARDS != _GUARDS:
+        if (held | GUARDS) - needs[i] & GUARDS != GUARDS:
             continue
         left1 = held - needs[i]
         total1 = values[i]
@@ -53,7 +53,7 @@ def opening_actions(state: Hooks, hand: list[int]) -> list[Action]:
         if total1 + 2 * best_from[i + 1] < minimum:
             continue
         for j in range(i + 1, n):
-            if (left1 | _GUARDS) - needs[j] & _GUARDS != _GUARDS:
+            if (left1 | GUARDS) - needs[j] & GUARDS != GUARDS:
                 continue
             total2 = total1 + values[j]
             second = candidates[j]
@@ -64,28 +64,28 @@ def opening_actions(state: Hooks, hand: list[int]) -> list[Action]:
             short = minimum - total2
             if best_from[j + 1] < short:
                 continue
-            spare = (left1 - needs[j]) | _GUARDS
+            spare = (left1 - needs[j]) | GUARDS
             for value, need, third in zip(values[j + 1:], needs[j + 1:], candidates[j + 1:],
                                           strict=True):
-                if value >= short and spare - need & _GUARDS == _GUARDS:
+                if value >= short and spare - need & GUARDS == GUARDS:
                     found.append(Action("meld", melds=(first, second, third)))
                     if len(found) == MAX_OPENINGS:
                         return found
     return found
 
 
-_FIELD = 8
+FIELD = 8
 """Bits per card in a count vector: 7 for the count (two packs and six jokers fit), 1 guard."""
-_GUARDS = sum(1 << (_FIELD * c + _FIELD - 1) for c in range(JOKER + 1))
+GUARDS = sum(1 << (FIELD * c + FIELD - 1) for c in range(JOKER + 1))
 
 
-def _counts(cards: Iterable[int]) -> int:
+def counts(cards: Iterable[int]) -> int:
     """The multiset ``cards`` as one int, card c's count in bits 8c..8c+6.
 
-    ``((have | _GUARDS) - need) & _GUARDS == _GUARDS`` exactly when ``have`` holds
+    ``((have | GUARDS) - need) & GUARDS == GUARDS`` exactly when ``have`` holds
     ``need``: a field short of its count borrows its own guard bit, never a neighbour's.
     """
-    return sum(1 << (_FIELD * c) for c in cards)
+    return sum(1 << (FIELD * c) for c in cards)
 
 
 def opening_problem(state: Hooks, seat: int, action: Action) -> str | None:

@@ -24,12 +24,14 @@ from typing import Any
 from ..api import JSON, Action, Event, IllegalAction
 from ..cards import JOKER, format_cards, str_card
 from ..melds import MeldRules, make_meld
-from ..state import GameState, Held, take_guesses
+from ..state import GameState, Held
+from .coming_out import opening_with
 from .hooks import Hooks
 from .opening import opening_actions
 from .phase import Phase
 from .play_checks import PLAY_MOVES, may_discard, placement_problem, play_problem
 from .reasons import why_illegal
+from .redeal import redeal
 from .table import TableMeld, extend, lay, swap_cards, swap_joker
 
 _DRAW_STOCK, _DRAW_DISCARD, _DEAL = Action("draw_stock"), Action("draw_discard"), Action("deal")
@@ -128,9 +130,8 @@ class TableMeldState(Hooks, GameState):
                       melds=tuple(sorted(tuple(sorted(m)) for m in action.melds)))
 
     def check(self, action: Action) -> Action:
-        """A move of the play phase is judged from its content (:meth:`play_problem`):
-        ``legal_actions`` lists a bounded menu of melds and openings, and a legal move it
-        leaves out is accepted all the same.  The other phases list every legal move."""
+        """A play-phase move is judged from its content (:meth:`play_problem`), not by the
+        bounded menu ``legal_actions`` lists; the other phases list every legal move."""
         if self.phase is not Phase.PLAY or action.type not in PLAY_MOVES:
             return super().check(action)
         action = self.canonical(action)
@@ -140,8 +141,7 @@ class TableMeldState(Hooks, GameState):
         return action
 
     def play_problem(self, action: Action) -> str | None:
-        """Why a ``meld``, ``lay_off``, ``swap_joker`` or ``discard`` is not legal now
-        (``None``: it is): :mod:`~cardtable.engine.tablemelds.play_checks`."""
+        """Why a play-phase move is not legal now (``None``: it is): see ``play_checks``."""
         return play_problem(self, action)
 
     def why_illegal(self, action: Action) -> str:
@@ -203,8 +203,7 @@ class TableMeldState(Hooks, GameState):
         seat = self._seat()
         keep = 1 if self.final_discard_required() else 0
         if self.opening_minimum(seat) and not self.has_melded[seat]:
-            return any(card in group for action in opening_actions(self, hand)
-                       for group in action.melds)
+            return opening_with(self, hand, card, keep) is not None
         for meld in self.listed_melds(hand):
             if card in meld and len(hand) - len(meld) >= keep:
                 return True
@@ -227,14 +226,24 @@ class TableMeldState(Hooks, GameState):
         limit = self.melds_per_turn()
         if limit is None or self.melds_this_turn < limit:
             if self.opening_minimum(seat) and not self.has_melded[seat]:
-                moves += [a for a in opening_actions(self, hand) if self._placement_ok(
-                    a, [c for m in a.melds for c in m])]
+                moves += self._legal_openings(hand)
             else:
                 melds = map(_meld_action, self.listed_melds(hand))
                 moves += [a for a in melds if self._placement_ok(a, a.cards)]
         if self.may_swap_jokers(seat):
             moves += self._legal_swaps(hand)
         return moves
+
+    def _legal_openings(self, hand: list[int]) -> list[Action]:
+        found = [a for a in opening_actions(self, hand)
+                 if self._placement_ok(a, [c for m in a.melds for c in m])]
+        if self.must_place and not found:
+            # the card owed goes down only in an opening the menu leaves out (the draw was
+            # legal because one exists: ``_can_place``): offer it, so the turn goes on
+            keep = 1 if self.final_discard_required() else 0
+            witness = opening_with(self, hand, self.must_place[0], keep)
+            found = [] if witness is None else [witness]
+        return found
 
     def _legal_lay_offs(self, hand: list[int]) -> list[Action]:
         held = set(hand)
@@ -478,23 +487,5 @@ class TableMeldState(Hooks, GameState):
         """The stock and the cards of the others' hands ``seat`` has not seen, shuffled
         and dealt anew (a guess in ``held`` to its seat first); cards others picked up from
         the discard pile stay with them."""
-        unseen = list(self.stock)
-        kept: list[list[int]] = []
-        for s, hand in enumerate(self.hands):
-            known = list(self.picked[s]) if s != seat and not self.revealed else list(hand)
-            rest = list(hand)
-            for c in known:
-                rest.remove(c)
-            unseen += rest
-            kept.append(known)
-        hidden = {s: len(hand) - len(kept[s]) for s, hand in enumerate(self.hands) if s != seat}
-        for s, cards in take_guesses(unseen, held, hidden).items():
-            kept[s] += cards
-        rng.shuffle(unseen)
-        sizes = [len(hand) for hand in self.hands]
-        self.hands = []
-        for s, size in enumerate(sizes):
-            extra = size - len(kept[s])
-            self.hands.append(kept[s] + unseen[:extra])
-            del unseen[:extra]
-        self.stock = unseen
+        self.hands, self.stock = redeal(self.hands, self.picked, self.stock, seat,
+                                        self.revealed, rng, held)
