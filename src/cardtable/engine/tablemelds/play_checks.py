@@ -98,12 +98,11 @@ def _meld_problem(state: Hooks, seat: int, action: Action) -> str | None:
     rules = state.meld_rules()
     for group in groups:
         try:
-            meld = meld_of(tuple(group), rules)
+            problem = state.meld_problem(meld_of(tuple(group), rules))
         except InvalidMeld as error:
-            return f"{format_cards(group)}: {error}" if len(groups) > 1 else str(error)
-        problem = state.meld_problem(meld)
-        if problem:
-            return problem
+            problem = str(error)
+        if problem:  # among several melds, say which one
+            return f"{format_cards(group)}: {problem}" if len(groups) > 1 else problem
     return opening_problem(state, seat, action) or placement_problem(state, action, placed)
 
 
