@@ -35,7 +35,7 @@ from server import OPTIONS, BenchTable, Tally, cpu_seconds, raise_open_files
 PARTS = ("failover", "throughput", "forwarding", "idle")
 WORKER_FLAG = "--load-worker"
 SERVER_ENV = {"CARDTABLE_FRAME_RATE": "100000", "CARDTABLE_JOIN_LIMIT": "1000000",
-              "CARDTABLE_CREATE_LIMIT": "1000000"}
+              "CARDTABLE_CREATE_LIMIT": "1000000", "CARDTABLE_SOCKET_LIMIT": "1000000"}
 OPEN_AT_ONCE = 50  # tables being created and joined at once by one load generator
 MAX_TABLES = 4000
 # What a process logs when something went wrong (warnings of cardtable.cluster, uvicorn's

@@ -106,6 +106,7 @@ def server_process(data_dir: Path, database_url: str | None, gc_mode: str = "tun
     port = free_port()
     env = {**os.environ, "CARDTABLE_BOT_DELAY": "0", "CARDTABLE_FRAME_RATE": "100000",
            "CARDTABLE_JOIN_LIMIT": "1000000", "CARDTABLE_CREATE_LIMIT": "1000000",
+           "CARDTABLE_SOCKET_LIMIT": "1000000",
            "CARDTABLE_GC": gc_mode,
            "CARDTABLE_GC_STATS": str(data_dir / "gc.json"), **(extra_env or {})}
     env.pop("DATABASE_URL", None)

@@ -67,7 +67,8 @@ class WebServer:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "CARDTABLE_BOT_DELAY": str(bot_delay),
-                    "CARDTABLE_CREATE_LIMIT": "100000"}  # every page is on 127.0.0.1
+                    "CARDTABLE_CREATE_LIMIT": "100000",  # every page is on 127.0.0.1
+                    "CARDTABLE_SOCKET_LIMIT": "100000"}
         self.env.pop("DATABASE_URL", None)  # always the SQLite file in data_dir
         self.log_path = data_dir / "server.log"
         self.process: subprocess.Popen[bytes] | None = None

@@ -363,6 +363,7 @@ class Cluster:
             "CARDTABLE_LEASE_TTL": str(self.lease_ttl),
             "CARDTABLE_JOIN_LIMIT": "100000",
             "CARDTABLE_CREATE_LIMIT": "100000",
+            "CARDTABLE_SOCKET_LIMIT": "100000",
             **self.extra_env,
         }
         return ClusterNode(self.tmp_dir / f"node{i}", database_url=pg_url(self.database_name),

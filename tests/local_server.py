@@ -29,6 +29,7 @@ class LocalServer:
     def __init__(self, data_dir: Path, **settings: Any):
         settings.setdefault("database_url", sqlite_url(data_dir))
         settings.setdefault("create_limit", 100_000)  # every test client is on 127.0.0.1
+        settings.setdefault("socket_limit", 100_000)
         self.settings = ServerConfig(data_dir=data_dir, **settings)
         self.app = create_app(self.settings)
         self.port = free_port()

@@ -40,10 +40,11 @@ class ServerProcess:
                  env: dict[str, str] | None = None, port: int | None = None):
         self.data_dir = data_dir
         self.port = port or free_port()
-        # Every test client is on 127.0.0.1 and tests make tables by the dozen: the limit
-        # of new tables per address is lifted unless a test sets it.
+        # Every test client is on 127.0.0.1 and tests make tables by the dozen: the limits
+        # of new tables and open sockets per address are lifted unless a test sets them.
         self.env = {**os.environ, "CARDTABLE_BOT_DELAY": "0",
-                    "CARDTABLE_CREATE_LIMIT": "100000", **(env or {})}
+                    "CARDTABLE_CREATE_LIMIT": "100000", "CARDTABLE_SOCKET_LIMIT": "100000",
+                    **(env or {})}
         self.env.pop("DATABASE_URL", None)
         if database_url:
             self.env["DATABASE_URL"] = database_url

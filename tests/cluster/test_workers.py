@@ -34,7 +34,7 @@ def room_env() -> Iterator[dict[str, str]]:
         yield {**os.environ, "REDIS_URL": shared_redis_url(), "DATABASE_URL": pg_url(name),
                "CARDTABLE_REDIS_PREFIX": prefix, "CARDTABLE_LEASE_TTL": "2",
                "CARDTABLE_BOT_DELAY": "0", "CARDTABLE_JOIN_LIMIT": "100000",
-               "CARDTABLE_CREATE_LIMIT": "100000"}
+               "CARDTABLE_CREATE_LIMIT": "100000", "CARDTABLE_SOCKET_LIMIT": "100000"}
     finally:
         with redis.Redis.from_url(shared_redis_url()) as client:
             keys = list(client.scan_iter(match=f"{prefix}:*"))

@@ -295,7 +295,7 @@ async def test_reports_are_stored_as_plain_text(server: ServerProcess) -> None:
     ann, bob = await guest(server, "Ann"), await guest(server, "Bob")
     code = bob.table["code"]
     made = await ann.http.post("/api/reports", json={
-        "player_id": bob.player_id, "reason": f"  {XSS}\x00\u202e ", "table": code.lower()})
+        "player_id": bob.player_id, "reason": f"  {XSS}\x07\u202e ", "table": code.lower()})
     assert made.status_code == 201, made.text
     assert made.headers["content-type"].startswith("application/json")
     answer = made.json()
@@ -318,7 +318,8 @@ async def test_reports_are_stored_as_plain_text(server: ServerProcess) -> None:
 
 @pytest.mark.parametrize(("body", "status", "why"), [
     ({"reason": ""}, 422, "empty"),
-    ({"reason": " \n\t\x00\u200b "}, 422, "empty"),
+    ({"reason": " \n\t\x07\u200b "}, 422, "empty"),
+    ({"reason": "rude\x00"}, 422, "reason: holds a NUL character"),  # unstorable: refused
     ({"reason": "x" * (MAX_REASON + 1)}, 422, f"at most {MAX_REASON} characters, not 501"),
     ({"reason": "x" * 5000}, 422, "reason: String should have at most"),
     ({"reason": 5}, 422, "reason"),

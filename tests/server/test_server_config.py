@@ -38,6 +38,14 @@ def test_defaults_and_values_from_the_environment(tmp_path: Path) -> None:
     assert (config.bot_delay, config.frame_rate, config.frame_burst) == (0.0, 7.5, 15)
     assert config.expert_budget == 0.25
     assert (config.create_limit, ServerConfig().create_limit) == (4, 10)
+    bounded = ServerConfig.from_env(tmp_path, environ={
+        "CARDTABLE_HELLO_TIMEOUT": "2.5", "CARDTABLE_SOCKET_LIMIT": "8",
+        "CARDTABLE_HEADER_TIMEOUT": "3", "CARDTABLE_MAX_BODY": "1024"})
+    assert (bounded.hello_timeout, bounded.socket_limit, bounded.header_timeout,
+            bounded.max_body_bytes) == (2.5, 8, 3, 1024)
+    defaults = ServerConfig()
+    assert (defaults.hello_timeout, defaults.socket_limit, defaults.header_timeout,
+            defaults.max_body_bytes) == (10.0, 64, 5, 65536)
     assert config.allowed_origins == ("https://a.example", "https://b.example")
     assert (config.gc_freeze, config.gc_thresholds, config.gc_stats) == (
         False, None, tmp_path / "gc.json")
@@ -48,7 +56,10 @@ def test_defaults_and_values_from_the_environment(tmp_path: Path) -> None:
     ("CARDTABLE_CREATE_LIMIT", "many"),
     ("CARDTABLE_EXPERT_BUDGET", "long"),
     ("CARDTABLE_EVICT_IDLE", "never"), ("CARDTABLE_GC", "sometimes"),
-    ("CARDTABLE_TRUSTED_PROXIES", "proxy.internal")])
+    ("CARDTABLE_TRUSTED_PROXIES", "proxy.internal"), ("CARDTABLE_HELLO_TIMEOUT", "0"),
+    ("CARDTABLE_HELLO_TIMEOUT", "soon"), ("CARDTABLE_HEADER_TIMEOUT", "0"),
+    ("CARDTABLE_HEADER_TIMEOUT", "2.5"), ("CARDTABLE_SOCKET_LIMIT", "lots"),
+    ("CARDTABLE_MAX_BODY", "64k")])
 def test_a_bad_value_is_refused_by_its_name(variable: str, value: str) -> None:
     with pytest.raises(ValueError, match=variable):
         ServerConfig.from_env(environ={variable: value})

@@ -354,6 +354,8 @@ LOBBY_SCENARIO = """async () => {
   const wait = (ms) => new Promise((r) => setTimeout(r, ms));
   const bob = '.open-table[data-code=BBBBBB]';
   const first = lobby()[0];
+  first.open();
+  const saidOnOpen = [...first.sent];  // the hello the server waits 10 s for (else 4008)
   const both = [table('t_1', 'AAAAAA', 'Ann'), table('t_2', 'BBBBBB', 'Bob')];
   first.receive({ t: 'lobby', v: 1, d: { tables: both } });
   const afterFirst = rows();
@@ -369,8 +371,8 @@ LOBBY_SCENARIO = """async () => {
   await wait(900);                                                   // first retry: 0.5 s ± 25 %
   const second = lobby()[1];
   second?.receive({ t: 'lobby', v: 1, d: { tables: [] } });          // a new socket counts afresh
-  return { url: first.url, afterFirst, focusKept, express: expressShown, afterStale, reconnecting,
-           retried: Boolean(second), afterReconnect: rows(),
+  return { url: first.url, saidOnOpen, afterFirst, focusKept, express: expressShown, afterStale,
+           reconnecting, retried: Boolean(second), afterReconnect: rows(),
            status: document.querySelector('#open-tables-status').textContent,
            empty: !document.querySelector('#open-tables-empty').hidden };
 }"""
@@ -384,6 +386,7 @@ def test_lobby_socket_frames_focus_and_reconnect(browser: Browser, server: WebSe
     page.wait_for_selector(".game-choice")
     r = page.evaluate(LOBBY_SCENARIO)
     assert r["url"].endswith("/ws/lobby")
+    assert r["saidOnOpen"] == [{"t": "hello"}]
     assert r["afterFirst"] == ["AAAAAA", "BBBBBB"]
     assert r["focusKept"] == "BBBBBB"  # the row stayed: so did the keyboard focus
     assert r["express"] is True

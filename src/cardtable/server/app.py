@@ -8,7 +8,7 @@ import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 from redis.exceptions import RedisError
 
 from ..cluster.node import ClusterNode
@@ -18,8 +18,9 @@ from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
 from .moderation import BlockLists
 from .players import Sitter, sitting_player
-from .rate_limits import RateLimits
+from .rate_limits import OpenSockets, RateLimits
 from .registry import Registry
+from .request_guards import RequestGuard, storable_text
 from .routes import games, health, matches, pages, players
 from .routes.accounts import accounts_router
 from .routes.errors import install_error_handlers
@@ -104,7 +105,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await lobby.close()
             await store.close()
 
-    app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # storable_text: no route stores a NUL or a lone surrogate (server/request_guards.py).
+    app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  dependencies=[Depends(storable_text)])
 
     @app.middleware("http")
     async def security_headers(request: Request,
@@ -113,8 +116,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         response.headers.update(SECURITY_HEADERS)
         return response
 
+    # Outermost: a change from another site's page, or a body too big, too slow or too
+    # deep, is refused before anything else runs (server/request_guards.py).
+    app.add_middleware(RequestGuard, allowed_origins=config.allowed_origins,
+                       max_body=config.max_body_bytes, timeout=config.header_timeout)
+
     limits = RateLimits(config.trusted_proxies)
     limit_lookups = lookup_limit(config, limits)
+    sockets = OpenSockets(config.socket_limit, limits.address)  # table and lobby sockets
     app.include_router(pages.router)
     pages.mount_static(app)
     app.include_router(games.router)
@@ -123,7 +132,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(matches.router)
     app.include_router(accounts_router(limits, PasswordWork(config.hash_workers)))
     app.include_router(tables_router(limit_lookups, create_limit(config, limits)))
-    app.include_router(table_socket_router(config))
+    app.include_router(table_socket_router(config, sockets))
     app.include_router(moderation_router(limits))
     async def identify(request: Request, response: Response, name: str) -> Sitter:
         player = await sitting_player(request, response, app.state.registry.store, name)
@@ -133,6 +142,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         app, lobby_of, lambda code, name, player: seat_at(app.state.registry, code, name,
                                                           player),
         config.allowed_origins, limit=limit_lookups, max_frame=config.max_frame_bytes,
-        frame_rate=config.frame_rate, frame_burst=config.frame_burst, identify=identify)
+        frame_rate=config.frame_rate, frame_burst=config.frame_burst, identify=identify,
+        sockets=sockets, hello_timeout=config.hello_timeout)
     install_error_handlers(app)
     return app

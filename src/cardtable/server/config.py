@@ -47,6 +47,13 @@ def _number(environ: Mapping[str, str], name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number, not {value!r}") from None
 
 
+def _positive(environ: Mapping[str, str], name: str, default: float) -> float:
+    value = _number(environ, name, default)
+    if not value > 0:
+        raise ValueError(f"{name} must be a number of seconds above 0, not {value!r}")
+    return value
+
+
 def _whole(environ: Mapping[str, str], name: str, default: int) -> int:
     value = environ.get(name)
     if not value:
@@ -95,6 +102,13 @@ class ServerConfig:
                                at most (CPU time, in a thread of its own)
     CARDTABLE_HASH_WORKERS     passwords hashed or judged at once, each in a   2
                                worker thread (server/accounts.py)
+    CARDTABLE_HELLO_TIMEOUT    seconds a table or lobby socket has to say      10
+                               hello before it is closed (4008)
+    CARDTABLE_SOCKET_LIMIT     WebSockets open at once per address, in each    64
+                               process (one more: closed with 1008)
+    CARDTABLE_HEADER_TIMEOUT   seconds an HTTP connection may stay silent, or  5
+                               take to send a request's head, then its body
+    CARDTABLE_MAX_BODY         bytes of a request body (more: 413)             65536
     =========================  ==============================================  =========
     """
 
@@ -125,6 +139,11 @@ class ServerConfig:
     node_id: str | None = None
     expert_budget: float = 0.5  # see bots/levels.py EXPERT_BUDGET
     hash_workers: int = 2  # see server/accounts.py PasswordWork
+    # Bounded clients (docs/server.md): request_guards.py, http_protocol.py, the sockets.
+    hello_timeout: float = 10.0
+    socket_limit: int = 64
+    header_timeout: int = 5  # whole seconds: it is uvicorn's timeout_keep_alive too
+    max_body_bytes: int = 64 * 1024
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None, *, game_modules: Iterable[str] = (),
@@ -141,6 +160,10 @@ class ServerConfig:
         if redis and not database.startswith("postgres"):
             raise ValueError("REDIS_URL needs DATABASE_URL on PostgreSQL: the processes of "
                              "one card room share its event log")
+        header_timeout = _whole(env, "CARDTABLE_HEADER_TIMEOUT", 5)
+        if header_timeout < 1:
+            raise ValueError("CARDTABLE_HEADER_TIMEOUT must be a whole number of seconds, "
+                             "at least 1")
         if _number(env, "CARDTABLE_LEASE_TTL", 3.0) <= 0:
             raise ValueError("CARDTABLE_LEASE_TTL must be a number of seconds above 0")
         if _whole(env, "CARDTABLE_HASH_WORKERS", 2) < 1:
@@ -171,6 +194,10 @@ class ServerConfig:
             redis_prefix=env.get("CARDTABLE_REDIS_PREFIX", "").strip() or "cardtable",
             lease_ttl=_number(env, "CARDTABLE_LEASE_TTL", 3.0),
             node_id=env.get("CARDTABLE_NODE_ID", "").strip() or None,
+            hello_timeout=_positive(env, "CARDTABLE_HELLO_TIMEOUT", 10.0),
+            socket_limit=_whole(env, "CARDTABLE_SOCKET_LIMIT", 64),
+            header_timeout=header_timeout,
+            max_body_bytes=_whole(env, "CARDTABLE_MAX_BODY", 64 * 1024),
         )
 
     def store_url(self) -> str:

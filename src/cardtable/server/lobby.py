@@ -5,7 +5,9 @@ of seats, settings or status (:meth:`Lobby.table_changed`), plus the store's rec
 startup (:meth:`Lobby.load`). A table is listed while it is public, ``waiting`` and has a free
 seat. Subscribers get the whole list on connect and after changes, at most one frame per
 ``interval`` (0.25 s) however many tables change; each has a small outbox, and one that cannot
-keep up loses its queued frames for the latest one: no subscriber ever waits on another.
+keep up loses its queued frames for the latest one: no subscriber ever waits on another. A
+subscriber says ``hello`` within ``hello_timeout`` (10 s) or is closed (4008), so sockets
+that never speak are not held.
 Its routes are in ``server/routes/lobby.py``.
 
 >>> lobby = Lobby(store=None)
@@ -45,6 +47,7 @@ INTERVAL = 0.25  # seconds: at most ~4 lobby frames a second per subscriber
 OUTBOX_SIZE = 8
 SEND_TIMEOUT = 30.0  # a subscriber that takes longer to accept one frame is dropped
 MAX_FRAME = 4096  # bytes of an inbound frame (uvicorn's ws_max_size enforces it first)
+HELLO_TIMEOUT = 10.0  # seconds a new socket has to say hello (CARDTABLE_HELLO_TIMEOUT)
 NO_SEAT = "no public table has a free seat for that; create one"
 
 
@@ -247,8 +250,11 @@ class Lobby:
                 subscriber.push(text)
 
     async def serve(self, websocket: WebSocket, *, max_frame: int = MAX_FRAME,
-                    frame_rate: float = 20.0, frame_burst: int = 40) -> None:
-        """Run one ``WS /ws/lobby`` connection (the Origin is checked by the caller)."""
+                    frame_rate: float = 20.0, frame_burst: int = 40,
+                    hello_timeout: float = HELLO_TIMEOUT) -> None:
+        """Run one ``WS /ws/lobby`` connection (the caller checked its Origin and its
+        address's sockets); closed with 4008 if it says no ``hello`` in ``hello_timeout``
+        seconds."""
         await websocket.accept()
         if self._closed:
             await websocket.close(code=CloseCode.GOING_AWAY)
@@ -258,9 +264,16 @@ class Lobby:
         self._subscribers.add(subscriber)
         subscriber.writer = asyncio.create_task(subscriber.write_loop())
         bucket = TokenBucket(frame_rate, frame_burst)
+        hello_by: float | None = asyncio.get_running_loop().time() + hello_timeout
         try:
             while True:
-                message = await websocket.receive()
+                try:
+                    async with asyncio.timeout_at(hello_by):
+                        message = await websocket.receive()
+                except TimeoutError:
+                    await websocket.close(code=CloseCode.NO_HELLO,
+                                          reason=f"no hello within {hello_timeout:g} s")
+                    break
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -279,7 +292,9 @@ class Lobby:
                     subscriber.push(self._reply("error", {"code": error.code,
                                                           "message": error.message}))
                     continue
-                if data.get("t") == "ping":
+                if data.get("t") == "hello":
+                    hello_by = None  # a listener: it may stay silent from now on
+                elif data.get("t") == "ping":
                     subscriber.push(self._reply("pong", {}))
         except (WebSocketDisconnect, RuntimeError):
             pass

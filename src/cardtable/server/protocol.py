@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from ..engine import get_game
+from .storable import first_unstorable
 
 JSON = Any
 
@@ -167,7 +168,6 @@ CLIENT_TYPES = ("hello", "act", "sync", "rematch", "ping", "start", "resume", "l
 MAX_DEPTH = 32  # arrays and objects inside each other; a real frame needs about 4
 MAX_INT = 2 ** 53  # what a browser's numbers hold exactly
 _STRUCTURE = re.compile(r'[\[\]{}"\\]')
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -235,20 +235,6 @@ def _constant(name: str) -> float:
     raise _refuse(f"{name} is not a JSON number")
 
 
-def _no_surrogates(value: JSON) -> None:
-    """Refuse a lone ``\\ud800``-style escape: it is no character, and encoding it fails."""
-    if isinstance(value, str):
-        if not value.isascii() and _SURROGATE.search(value):
-            raise _refuse("a string holds a lone UTF-16 surrogate")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _no_surrogates(key)
-            _no_surrogates(item)
-    elif isinstance(value, list):
-        for item in value:
-            _no_surrogates(item)
-
-
 def decode_json(text: str | bytes) -> dict[str, JSON]:
     """One inbound frame's JSON object, or :class:`ProtocolError` ``bad_frame`` saying
     what is wrong with it (the table socket and the lobby socket both use this)."""
@@ -265,8 +251,10 @@ def decode_json(text: str | bytes) -> dict[str, JSON]:
         raise _refuse("the frame is not valid JSON") from None
     if not isinstance(data, dict):
         raise _refuse("a frame is a JSON object {\"t\", \"v\", \"d\"}")
-    if "\\u" in text:  # only an escape can make a surrogate: valid UTF-8 has none
-        _no_surrogates(data)
+    if "\\u" in text:  # only an escape makes a NUL or a surrogate: valid UTF-8 has none
+        found = first_unstorable(data)
+        if found is not None:
+            raise _refuse(f"{found[0]}: {found[1]}")
     return data
 
 

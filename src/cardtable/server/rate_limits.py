@@ -29,14 +29,22 @@ register-address       registrations tried per address             10 per 15 min
 reports                reports per address                         60 per hour
 creates                new tables per address                      CARDTABLE_CREATE_LIMIT/min
 =====================  ==========================================  =========================
+
+Open WebSockets are not a rate but a count (:class:`OpenSockets`): at most
+``CARDTABLE_SOCKET_LIMIT`` (64) per address at once, counted in each process (a count
+kept in Redis would outlive a process that died holding sockets; a proxy in front of N
+processes lets an address hold at most N times the limit).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import secrets
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
@@ -124,3 +132,45 @@ class RateLimits:
         peer = connection.client.host if connection.client else None
         return client_address(peer, connection.headers.getlist("x-forwarded-for"),
                               self.proxies)
+
+
+class OpenSockets:
+    """The WebSockets open in this process per client address (``address_of`` a
+    connection: :meth:`RateLimits.address`), at most ``limit`` each.
+
+    >>> sockets = OpenSockets(limit=1, address_of=str)
+    >>> with sockets.hold("203.0.113.7") as first, sockets.hold("203.0.113.7") as second:
+    ...     first, second, sockets.open("203.0.113.7")
+    (True, False, 1)
+    >>> sockets.open("203.0.113.7")
+    0
+    """
+
+    def __init__(self, limit: int, address_of: Callable[[Any], str]) -> None:
+        self.limit = limit
+        self.address_of = address_of
+        self._open: Counter[str] = Counter()
+
+    @property
+    def refusal(self) -> str:
+        """The close reason of a socket over the limit (at most 123 bytes)."""
+        return f"too many connections from your address (at most {self.limit})"
+
+    def open(self, address: str) -> int:
+        return self._open[address]
+
+    @contextlib.contextmanager
+    def hold(self, connection: Any) -> Iterator[bool]:
+        """While the block runs, one more socket of the connection's address is counted if
+        the limit allows it: True, else False (and nothing is counted)."""
+        address = self.address_of(connection)
+        if self._open[address] >= self.limit:
+            yield False
+            return
+        self._open[address] += 1
+        try:
+            yield True
+        finally:
+            self._open[address] -= 1
+            if not self._open[address]:
+                del self._open[address]  # the counter holds only addresses with sockets

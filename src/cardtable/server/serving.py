@@ -23,12 +23,21 @@ from uvicorn.supervisors import Multiprocess
 
 from . import gc_tuning
 from .config import GAME_MODULES_VARIABLE, ServerConfig
+from .http_protocol import BoundedHttpProtocol
 
 # Frames over max_frame_bytes close the socket with 1009 inside the websockets library.
 # proxy_headers=False: uvicorn would believe X-Forwarded-For from 127.0.0.1 by default;
 # the app reads it itself, from CARDTABLE_TRUSTED_PROXIES only (security.client_address).
+# http: uvicorn's httptools protocol with a deadline and a size for each request's head
+# (http_protocol.py); its deadline is timeout_keep_alive, set from header_timeout.
 COMMON: dict[str, Any] = {"ws": "websockets-sansio", "log_level": "warning",
-                          "proxy_headers": False, "timeout_graceful_shutdown": 3}
+                          "proxy_headers": False, "timeout_graceful_shutdown": 3,
+                          "http": BoundedHttpProtocol}
+
+
+def bounds(config: ServerConfig) -> dict[str, Any]:
+    """uvicorn's settings that bound a client (docs/server.md "Bounded clients")."""
+    return {"ws_max_size": config.max_frame_bytes, "timeout_keep_alive": config.header_timeout}
 
 
 class CardtableServer(uvicorn.Server):
@@ -83,9 +92,8 @@ def drain_before_stop(drain: Callable[[], Awaitable[None]]) -> None:
 def run_one(app: Any, config: ServerConfig, host: str, port: int) -> bool:
     """Serve ``app`` (made for ``config``) in this process until stopped; False if it
     never started."""
-    server = CardtableServer(uvicorn.Config(app, host=host, port=port,
-                                            ws_max_size=config.max_frame_bytes, **COMMON),
-                             config)
+    server = CardtableServer(uvicorn.Config(app, host=host, port=port, **bounds(config),
+                                            **COMMON), config)
     server.run()
     return bool(server.started)
 
@@ -95,6 +103,5 @@ def run_workers(config: ServerConfig, host: str, port: int, workers: int) -> Non
     environment, as ``config`` was read from it)."""
     os.environ[GAME_MODULES_VARIABLE] = ",".join(config.game_modules)
     uv_config = uvicorn.Config("cardtable.server.app:create_app", factory=True, host=host,
-                               port=port, workers=workers, ws_max_size=config.max_frame_bytes,
-                               **COMMON)
+                               port=port, workers=workers, **bounds(config), **COMMON)
     Multiprocess(uv_config, sockets=[uv_config.bind_socket()]).run()

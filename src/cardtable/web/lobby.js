@@ -37,6 +37,8 @@ class LobbySocket {
     const ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
     this.ws = ws;
     this.version = -1;
+    // The server closes a socket that says no hello within 10 s (4008); then we reconnect.
+    ws.onopen = () => this.send({ t: "hello" });
     ws.onmessage = (event) => this.receive(event.data);
     ws.onclose = () => this.lost(ws);
   }

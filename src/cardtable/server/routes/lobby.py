@@ -3,19 +3,22 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, Response, WebSocket
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
 from ...engine import GAMES
+from ...names import PersonName
 from ..codes import CloseCode
-from ..lobby import MAX_FRAME, NO_SEAT, Lobby
+from ..lobby import HELLO_TIMEOUT, MAX_FRAME, NO_SEAT, Lobby
+from ..rate_limits import OpenSockets
 from ..security import origin_allowed
 
 JSON = Any
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+Name = PersonName  # NFKC, no invisible characters, one space between words (names.py)
 
 
 class QuickJoin(BaseModel):
@@ -40,9 +43,11 @@ def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
                  allowed_origins: Iterable[str] = (), *,
                  limit: Limit | None = None, max_frame: int = MAX_FRAME,
                  frame_rate: float = 20.0, frame_burst: int = 40,
-                 identify: Identify | None = None) -> APIRouter:
+                 identify: Identify | None = None, sockets: OpenSockets | None = None,
+                 hello_timeout: float = HELLO_TIMEOUT) -> APIRouter:
     """The lobby's routes; ``limit(request)`` raises HTTP 429 when the client's address
-    has joined too often."""
+    has joined too often; ``sockets`` counts the sockets of each address (the table
+    sockets' count: one more than it allows is closed with 1008)."""
     origins = tuple(allowed_origins)
     router = APIRouter()
 
@@ -73,8 +78,15 @@ def lobby_router(lobby_of: Callable[[Request | WebSocket], Lobby], join: Join,
             # Closed before accept: the handshake gets a 403.
             await websocket.close(code=CloseCode.POLICY)
             return
-        await lobby_of(websocket).serve(websocket, max_frame=max_frame, frame_rate=frame_rate,
-                                        frame_burst=frame_burst)
+        with contextlib.nullcontext(True) if sockets is None else sockets.hold(
+                websocket) as admitted:
+            if not admitted and sockets is not None:
+                await websocket.accept()
+                await websocket.close(code=CloseCode.POLICY, reason=sockets.refusal)
+                return
+            await lobby_of(websocket).serve(websocket, max_frame=max_frame,
+                                            frame_rate=frame_rate, frame_burst=frame_burst,
+                                            hello_timeout=hello_timeout)
 
     return router
 
@@ -83,12 +95,14 @@ def install_routes(app: FastAPI, lobby_of: Callable[[Request | WebSocket], Lobby
                    allowed_origins: Iterable[str] = (), *,
                    limit: Limit | None = None, max_frame: int = MAX_FRAME,
                    frame_rate: float = 20.0, frame_burst: int = 40,
-                   identify: Identify | None = None) -> None:
+                   identify: Identify | None = None, sockets: OpenSockets | None = None,
+                   hello_timeout: float = HELLO_TIMEOUT) -> None:
     """Add the lobby's routes (:func:`lobby_router`) to ``app``, before the routes it
     already has, so that a route like ``/ws/{table_id}`` does not catch ``/ws/lobby``."""
     existing = len(app.router.routes)
     app.include_router(lobby_router(lobby_of, join, allowed_origins, limit=limit,
                                     max_frame=max_frame, frame_rate=frame_rate,
-                                    frame_burst=frame_burst, identify=identify))
+                                    frame_burst=frame_burst, identify=identify,
+                                    sockets=sockets, hello_timeout=hello_timeout))
     routes = app.router.routes
     routes[:] = routes[existing:] + routes[:existing]

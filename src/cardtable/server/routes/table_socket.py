@@ -2,7 +2,11 @@
 
 The socket reads frames, parses them (a bad one is answered with an ``error`` and, once
 attached, a fresh snapshot) and hands them to the table's actor; until the client has
-said ``hello`` with a seat token (or as a spectator) nothing else is accepted.
+said ``hello`` with a seat token (or as a spectator) nothing else is accepted, and a
+socket that has not said it within ``hello_timeout`` seconds is closed (4008). An address
+holds at most ``socket_limit`` sockets (lobby's included) in a process: one more is
+accepted and closed at once with 1008 and the reason (a browser shows no refused
+handshake's reason).
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from ..config import ServerConfig
 from ..connection import Connection
 from ..moderation import HOST_REFUSES, blocklists_of
 from ..players import session_hash
+from ..rate_limits import OpenSockets
 from ..registry import Registry, TableHandle
 from ..security import TokenBucket, origin_allowed
+from ..storable import unstorable
 from ..table_commit import SaveFailed
 from .shared import registry_of
 
@@ -39,7 +45,7 @@ REDIS_AWAY = "the card room's coordinator (Redis) is unavailable; reconnecting"
 MOVING = "the table is moving to another server; reconnecting"
 
 
-def table_socket_router(config: ServerConfig) -> APIRouter:
+def table_socket_router(config: ServerConfig, sockets: OpenSockets) -> APIRouter:
     router = APIRouter()
 
     @router.websocket("/ws/{table_id}")
@@ -48,22 +54,34 @@ def table_socket_router(config: ServerConfig) -> APIRouter:
             # Closed before accept: the handshake gets a 403.
             await websocket.close(code=CloseCode.POLICY)
             return
-        await websocket.accept()
-        registry = registry_of(websocket)
-        try:
-            table = await registry.get(table_id)
-        except (SaveFailed, DBAPIError):  # the database is away: clients reconnect later
-            await websocket.close(code=CloseCode.TRY_LATER, reason="database unavailable")
-            return
-        except RedisError:
-            await websocket.close(code=CloseCode.TRY_LATER, reason=REDIS_AWAY)
-            return
-        if table is None:
-            await websocket.close(code=CloseCode.UNKNOWN_TABLE, reason="unknown table")
-            return
-        await serve(websocket, table, config, registry)
+        with sockets.hold(websocket) as admitted:
+            await websocket.accept()
+            if not admitted:
+                await websocket.close(code=CloseCode.POLICY, reason=sockets.refusal)
+                return
+            await open_table(websocket, table_id, config)
 
     return router
+
+
+async def open_table(websocket: WebSocket, table_id: str, config: ServerConfig) -> None:
+    """Find the table of an accepted socket and serve it, or close the socket saying why."""
+    if unstorable(table_id) is not None:  # no table has such an id; PostgreSQL would fail
+        await websocket.close(code=CloseCode.UNKNOWN_TABLE, reason="unknown table")
+        return
+    registry = registry_of(websocket)
+    try:
+        table = await registry.get(table_id)
+    except (SaveFailed, DBAPIError):  # the database is away: clients reconnect later
+        await websocket.close(code=CloseCode.TRY_LATER, reason="database unavailable")
+        return
+    except RedisError:
+        await websocket.close(code=CloseCode.TRY_LATER, reason=REDIS_AWAY)
+        return
+    if table is None:
+        await websocket.close(code=CloseCode.UNKNOWN_TABLE, reason="unknown table")
+        return
+    await serve(websocket, table, config, registry)
 
 
 async def _attach(registry: Registry | None, table: TableHandle, conn: Connection,
@@ -106,9 +124,16 @@ async def serve(websocket: WebSocket, table: TableHandle, config: ServerConfig,
         registry.sockets += 1
     bucket = TokenBucket(config.frame_rate, config.frame_burst)
     attached = identified = False
+    hello_by = asyncio.get_running_loop().time() + config.hello_timeout
     try:
         while True:
-            message = await websocket.receive()
+            try:
+                async with asyncio.timeout_at(None if attached else hello_by):
+                    message = await websocket.receive()
+            except TimeoutError:
+                await websocket.close(code=CloseCode.NO_HELLO,
+                                      reason=f"no hello within {config.hello_timeout:g} s")
+                break
             if message["type"] == "websocket.disconnect":
                 break
             if not bucket.take():
