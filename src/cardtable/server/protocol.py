@@ -298,6 +298,8 @@ class SeatInfo(BaseModel):
     standin: Literal["disconnected", "timeouts"] | None = None  # a computer plays for a person
     reconnect_deadline: int | None = None  # ms: the held seat goes to a computer then
     timeouts: int = 0  # turns this seat let run out in the current match
+    drops: int = 0  # at a rated table: times his connection dropped in the current match
+    forfeited: bool = False  # at a rated table: he lost this match by being away
     player_id: str | None = None  # the person's public player id (his profile: /p/ID)
 
 

@@ -4,10 +4,11 @@ A seated player sends ``{"t": "hint", "d": {"id": "h-3"}}`` on his turn; only he
 answered, with one of his legal actions and a reason (``levels.hint``: the ``hard``
 computer's move). The hint is worked out from ``state.view(seat)``, what that seat may
 see, never from the hidden cards; it is not a move, so nothing is logged and nobody
-else hears of it. A host may turn hints off for the table (``TableSettings.hints``).
+else hears of it. A host may turn hints off for the table (``TableSettings.hints``); a
+rated table gives none at all (a rated result is what the people played).
 
 Every ask gets exactly one answer: the hint, or an error saying why not (hints off,
-a spectator, no match being played, not your turn).
+a rated table, a spectator, no match being played, not your turn).
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ def answer_hint(table: HintHost, conn: Connection, ask: p.AskHint) -> None:
 
     if seat is None:
         return refuse("spectator", "spectators cannot ask for hints")
+    if table.table_settings.rated:
+        return refuse("hints_rated", "no hints at a rated table: its result is what the "
+                      "players played")
     if not table.table_settings.hints:
         return refuse("hints_off", "hints are off at this table")
     if table.status() != "playing":

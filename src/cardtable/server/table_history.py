@@ -99,8 +99,10 @@ def match_record(table: HistoryHost) -> MatchRecord:
 
 
 def leaver(seat: SeatRecord, match_started: int) -> bool:
-    """A computer in the seat of someone who left the current match for good."""
-    return seat.kind == "bot" and seat.player_id is not None and seat.left is not None \
+    """Whether the person of ``seat`` lost the current match by leaving it: for good (a
+    computer in his seat), or at a rated table by being away (``Presence.forfeit``: past
+    the grace period, or too many drops; he keeps his seat)."""
+    return seat.player_id is not None and seat.left is not None \
         and seat.left >= match_started
 
 

@@ -5,6 +5,12 @@ plays it until the person says hello again with the seat token, from any browser
 wrong token is refused before anything here runs, so it can neither free, take nor
 delay a held seat. Leaving on purpose hands the seat to a computer for good.
 
+At a rated table a rated result is what the people played: a person away past the grace
+period, or whose connection dropped :data:`DROPS_LOSE` times in the match, loses it as if
+he had left (his seat's record says so, ``forfeit``; ``table_history.leaver`` ranks him
+last). He keeps his seat and may play the match out. Turns that ran out and were played
+for him are his own moves: they cost him nothing of the kind.
+
 Spectators are many and take no seat: at most ``ServerConfig.max_spectators`` at once,
 and their comings and goings reach the others as a count (a ``spectators`` frame at most
 once per :data:`SPECTATOR_INTERVAL`), never as a ``seats`` frame each.
@@ -13,6 +19,8 @@ once per :data:`SPECTATOR_INTERVAL`), never as a ``seats`` frame each.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import logging
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +40,9 @@ from .table_commit import SaveFailed
 from .table_settings import TableSettings
 
 COMPUTER_NAME = "Computer"
+DROPS_LOSE = 3  # a person's connection dropping this often in a rated match loses it
+FORFEIT_RETRY = 5.0  # seconds before a forfeit the database did not take is saved again
+log = logging.getLogger("cardtable.table")
 SPECTATOR_INTERVAL = 1.0  # seconds between spectator counts: a crowd costs one frame a second
 
 
@@ -45,6 +56,9 @@ class SeatPresence:
     reconnect_deadline: float | None = None  # seconds since the epoch
     mutes: set[int] = field(default_factory=set)  # seats whose chat this seat does not want
     grace: asyncio.TimerHandle | None = None
+    drops: int = 0  # at a rated table: his last connection closed this often in the match
+    forfeited: bool = False  # at a rated table: he lost this match by being away
+    unsaved: bool = False  # forfeited, and the seat's record does not say so yet
 
     def cancel_grace(self) -> None:
         if self.grace is not None:
@@ -76,7 +90,7 @@ def seat_infos(record: TableRecord, settings: TableSettings, held: Sequence[Seat
             taken=s.name is not None, connected=s.kind == "bot" or s.seat in live,
             level=settings.levels[s.seat], standin=presence.standin,  # type: ignore[arg-type]
             reconnect_deadline=None if deadline is None else int(deadline * 1000),
-            timeouts=presence.timeouts,
+            timeouts=presence.timeouts, drops=presence.drops, forfeited=presence.forfeited,
             player_id=s.player_id if s.kind == "human" and s.name is not None else None))
     return out
 
@@ -85,6 +99,7 @@ class PresenceHost(Protocol):
     """What the presence sees of its table."""
 
     fence: int | None  # the fencing token this process writes the table with
+    match_started: int  # the version that started the current match
 
     @property
     def table_id(self) -> str: ...
@@ -163,7 +178,8 @@ class Presence:
     def new_match(self) -> None:
         """A rematch: every timeout is forgiven, and who slept through the last is back."""
         for presence in self.seats:
-            presence.timeouts = presence.misses = 0
+            presence.timeouts = presence.misses = presence.drops = 0
+            presence.forfeited = presence.unsaved = False
             if presence.standin == "timeouts":
                 presence.standin = None
 
@@ -185,32 +201,82 @@ class Presence:
     def hold_all_seats(self, table: PresenceHost) -> None:
         """A table loaded from the log: nobody is connected yet, every person gets the
         whole grace period from now (the outage is not counted against anyone)."""
+        self._note_forfeits(table)
         for seat in table.record.seats:
             if seat.kind == "human" and seat.name is not None:
                 self.hold_seat(table, seat.seat)
 
-    def grace_over(self, table: PresenceHost, seat: int) -> None:
+    async def grace_over(self, table: PresenceHost, seat: int) -> None:
         presence = self.seats[seat]
+        await self._save_forfeit(table, seat)  # one the database did not take before
         if presence.reconnect_deadline is None or self._connected(table, seat):
             return  # he came back in time
         presence.cancel_grace()
         if table.record.seats[seat].kind == "human" and presence.standin is None:
             presence.standin = "disconnected"
+        if self._rated_match_on(table, seat):
+            await self.forfeit(table, seat)  # away past the grace: he loses it
         table.seats_changed()
         table.refresh()
+
+    # -- rated matches: what the people played -------------------------------------------
+
+    def _rated_match_on(self, table: PresenceHost, seat: int) -> bool:
+        """A rated match is being played with a person in ``seat`` who has not lost it
+        yet: his absences count."""
+        record = table.record.seats[seat]
+        return table.table_settings.rated and table.status() == "playing" \
+            and record.kind == "human" and record.name is not None \
+            and not self.seats[seat].forfeited
+
+    async def forfeit(self, table: PresenceHost, seat: int) -> None:
+        """He loses this rated match, as if he had left: his seat's record says so (the
+        version and his name, as :meth:`leave` writes them). Everyone hears it at once
+        (the seat's ``forfeited``), whether the database took it now or takes it later."""
+        presence = self.seats[seat]
+        presence.forfeited = presence.unsaved = True
+        await self._save_forfeit(table, seat)
+
+    async def _save_forfeit(self, table: PresenceHost, seat: int) -> None:
+        presence = self.seats[seat]
+        if table.record.seats[seat].kind != "human":
+            presence.unsaved = False  # he has left for good since: that says it already
+        if not presence.unsaved:
+            return
+        try:
+            await self._save_seats(table, [
+                dataclasses.replace(s, left=table.version, was=s.name) if s.seat == seat
+                else s for s in table.record.seats])
+        except SaveFailed as error:  # the seat's next grace timer saves it
+            log.warning("table %s: seat %s lost its rated match, not saved yet: %s",
+                        table.table_id, seat, error)
+            if presence.grace is None:
+                presence.grace = asyncio.get_running_loop().call_later(
+                    FORFEIT_RETRY, table.post, GraceOver(seat))
+            return
+        presence.unsaved = False
+
+    def _note_forfeits(self, table: PresenceHost) -> None:
+        """A table loaded: who lost the current match by being away, as the seats say."""
+        for record, presence in zip(table.record.seats, self.seats, strict=True):
+            presence.forfeited = record.kind == "human" and record.left is not None \
+                and record.left >= table.match_started
 
     def runtime(self) -> list[dict[str, Any]]:
         """Per seat what the log does not say (``table_eviction``)."""
         return [{"standin": held.standin, "reconnect_deadline": held.reconnect_deadline,
-                 "timeouts": held.timeouts, "misses": held.misses} for held in self.seats]
+                 "timeouts": held.timeouts, "misses": held.misses, "drops": held.drops}
+                for held in self.seats]
 
     def restore_runtime(self, table: PresenceHost, kept: Sequence[dict[str, Any]]) -> bool:
         """Take back :meth:`runtime`; False (and nothing taken) if it is not this table's."""
         if len(kept) != len(self.seats):
             return False
+        self._note_forfeits(table)
         for seat, (held, was) in enumerate(zip(self.seats, kept, strict=True)):
             held.standin = was["standin"]
             held.timeouts, held.misses = was["timeouts"], was["misses"]
+            held.drops = was.get("drops", 0)
             if was["reconnect_deadline"] is not None:
                 self.hold_seat(table, seat, until=was["reconnect_deadline"])
         return True
@@ -287,6 +353,7 @@ class Presence:
             presence.cancel_grace()
             if presence.standin == "disconnected":
                 presence.standin = None  # his seat is his again
+            await self._save_forfeit(table, seat)  # one the database did not take before
         table.connections.add(conn)
         welcome = p.WelcomeData(seat=conn.seat, role="spectator" if conn.seat is None
                                 else "player", table=table.table_info())
@@ -302,7 +369,7 @@ class Presence:
         table.seats_changed()
         return None
 
-    def detach(self, table: PresenceHost, conn: Connection) -> None:
+    async def detach(self, table: PresenceHost, conn: Connection) -> None:
         if conn not in table.connections:
             return
         table.connections.discard(conn)
@@ -311,6 +378,10 @@ class Presence:
             return self._spectators_changed(table)
         if table.record.seats[seat].kind == "human" and not self._connected(table, seat):
             self.hold_seat(table, seat)
+            if self._rated_match_on(table, seat):
+                self.seats[seat].drops += 1
+                if self.seats[seat].drops >= DROPS_LOSE:
+                    await self.forfeit(table, seat)
         table.seats_changed()
         table.refresh()
 

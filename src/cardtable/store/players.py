@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.store.models import match_seats, matches, player_stats, players, sessions
-from cardtable.store.ratings import rate_match
+from cardtable.store.ratings import gone_last, rate_match
 
 
 def utcnow() -> datetime:
@@ -220,26 +220,33 @@ class Players:
             known = set((await conn.scalars(select(players.c.player_id).where(
                 players.c.player_id.in_({s.player_id for s in match.seats if s.player_id}))
             )).all())
+            # Who deleted his account since he sat down: no name of his is kept, and in a
+            # rated match he is a leaver, ranked last, so that the others' result counts.
+            gone = {s.player_id for s in match.seats if s.player_id and s.player_id not in known}
+            ranks = gone_last(match.rating_sides, match.rating_ranks, gone) \
+                if match.rated else None
             try:
                 await conn.execute(insert(matches).values(
                     match_id=match.match_id, table_id=match.table_id, code=match.code,
                     game=match.game, players=match.players, options=match.options,
                     ended=match.ended, result=match.result, ended_at=ended_at,
-                    rated=match.rated))
+                    rated=ranks is not None))
             except IntegrityError:
                 return False  # recorded meanwhile by another process
             await conn.execute(insert(match_seats), [
-                {"match_id": match.match_id, "seat": s.seat, "name": s.name, "kind": s.kind,
+                {"match_id": match.match_id, "seat": s.seat,
+                 "name": DELETED_NAME if s.player_id in gone else s.name, "kind": s.kind,
                  "player_id": s.player_id if s.player_id in known else None,
-                 "score": s.score, "won": s.won, "stats": s.stats, "game": match.game,
+                 "score": s.score, "won": s.won and not (match.rated and s.player_id in gone),
+                 "stats": s.stats, "game": match.game,
                  "ended_at": ended_at, "agreed": match.ended is not None}
                 for s in match.seats])
             for seat in match.seats:
                 if seat.stats and seat.player_id in known:
                     await _add_stats(conn, str(seat.player_id), match.game, seat.stats)
-            if match.rated and all(p in known for side in match.rating_sides for p in side):
+            if ranks is not None:
                 await rate_match(conn, match.game, match.match_id, match.rating_sides,
-                                 match.rating_ranks, ended_at)
+                                 ranks, ended_at, gone)
         match.ended_at = ended_at
         return True
 

@@ -11,7 +11,7 @@ match, so a match rates once however often it is recorded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -63,11 +63,27 @@ def rate(before: Sequence[Sequence[Rating]], ranks: Sequence[int]) -> list[list[
             for side, new_side in zip(before, after, strict=True)]
 
 
+def gone_last(sides: Sequence[Sequence[str]], ranks: Sequence[int],
+              gone: Set[str]) -> list[int] | None:
+    """The ranks of a rated match once the ``gone`` (accounts deleted before it was
+    recorded) are taken as leavers: a side with one of them below every other; None when
+    no side is left to rate.
+
+    >>> gone_last([["ann"], ["bob"]], [2, 1], {"bob"}), gone_last([["a"]], [1], {"a"})
+    ([2, 3], None)
+    """
+    last = max(ranks, default=0) + 1
+    after = [last if gone & set(side) else rank for side, rank in zip(sides, ranks, strict=True)]
+    return after if any(rank != last for rank in after) else None
+
+
 async def rate_match(conn: AsyncConnection, game: str, match_id: str,
                      sides: Sequence[Sequence[str]], ranks: Sequence[int],
-                     at: datetime) -> None:
+                     at: datetime, gone: Set[str] = frozenset()) -> None:
     """Inside the transaction recording the match: rate its players (``sides`` of player
-    ids, ranked ``ranks``) and note each one's new rating in his history."""
+    ids, ranked ``ranks``) and note each one's new rating in his history. The ``gone``
+    (accounts deleted since they sat down) take part as newcomers, to rate the others
+    against, and are written nowhere."""
     ids = sorted({p for side in sides for p in side})
     rows = (await conn.execute(select(ratings).where(
         ratings.c.game == game, ratings.c.player_id.in_(ids)).with_for_update())).all()
@@ -76,7 +92,7 @@ async def rate_match(conn: AsyncConnection, game: str, match_id: str,
     fresh = model().rating()
     before = [[known.get(p) or Rating(p, game, fresh.mu, fresh.sigma, 0) for p in side]
               for side in sides]
-    for new in (r for side in rate(before, ranks) for r in side):
+    for new in (r for side in rate(before, ranks) for r in side if r.player_id not in gone):
         values = {"mu": new.mu, "sigma": new.sigma, "display": new.display,
                   "matches": new.matches, "updated_at": at}
         if new.player_id in known:

@@ -3,7 +3,8 @@
 // legal moves and a short reason ("take 5♣: it makes 4♣ 5♣ 6♣"). The reason is shown
 // in the board's status lines and read aloud, and the cards the move names are marked
 // on the table, until the table moves on (a hint is for one version of the table).
-// The host may turn hints off (settings.hints): the button goes, the key says so.
+// The host may turn hints off (settings.hints): the button goes, the key says so. A rated
+// table gives no hints at all (settings.rated: its result is what the players played).
 //
 // table.js owns the socket and hands every hint and error frame here; the board frame
 // (games/board.js) draws the button, the reason and the marks through ctx.hint.
@@ -19,8 +20,11 @@ export function createHints(ctx, io) {
   let asked = null; // {id, v}: the question on its way
   let said = null; // {v, text, action}: the answer (or why none) for version v
 
-  /** Hints offered at this table to me: I play here and the host left them on. */
-  const offered = () => ctx.role === "player" && ctx.table?.settings?.hints !== false;
+  /** A rated table: no hints (the server refuses them too, hints_rated). */
+  const rated = () => ctx.table?.settings?.rated === true;
+
+  /** Hints offered at this table to me: I play here, it is not rated, the host left them on. */
+  const offered = () => ctx.role === "player" && !rated() && ctx.table?.settings?.hints !== false;
 
   /** It is my move now (the board's own test adds a finished hand still on screen). */
   function myTurn() {
@@ -127,6 +131,10 @@ export function createHints(ctx, io) {
     /** H asks for a hint (the board's keys have no H). */
     key(event) {
       if (event.key !== "h" && event.key !== "H") return false;
+      if (ctx.role === "player" && rated()) {
+        io.announce("No hints at a rated table.");
+        return true;
+      }
       return offered() && ask();
     },
   };

@@ -19,6 +19,9 @@ import { forgetSeat } from "./state.js";
 /** Timeouts in a match before a computer takes the seat: the server's STANDIN_AFTER
  * (server/table_replay.py, docs/protocol.md); tests/web/test_life_notices.py keeps them equal. */
 export const STANDIN_AFTER = 3;
+/** Drops of a person's connection that lose a rated match: the server's DROPS_LOSE
+ * (server/table_presence.py, docs/players.md). */
+export const DROPS_LOSE = 3;
 const NOTICE_MS = 8000;
 const MAX_NOTICES = 3;
 
@@ -53,6 +56,7 @@ export function createTableLife(ctx, io) {
   let announcedClock = null;
   let lastStandin = null;
   let timeoutsSeen = null; // seat -> timeouts as last told (null before the first frame)
+  let awaySeen = null; // seat -> [drops, forfeited] as last told (rated tables)
   let tableSeen = null; // the last table frame's settings, options, express and host
   const sock = () => io.socket();
 
@@ -158,7 +162,7 @@ export function createTableLife(ctx, io) {
   function drawBanners() {
     const me = mySeat();
     // Redraw only when something shown changes (keeps keyboard focus on the buttons).
-    const key = JSON.stringify([me?.standin, life.ended, life.endVotes, life.rematch, ctx.seat,
+    const key = JSON.stringify([me?.standin, me?.forfeited, life.over, life.ended, life.endVotes, life.rematch, ctx.seat,
       Boolean(io.board.querySelector("#rematch")), ctx.seats.map((s) => [s.name, s.kind, s.taken])]);
     if (key === bannersKey) return;
     bannersKey = key;
@@ -167,6 +171,10 @@ export function createTableLife(ctx, io) {
       items.push(h("div", { class: "banner standin-banner", id: "standin-banner", role: "status" },
         h("span", null, "The computer is playing for you"),
         h("button", { class: "primary", id: "resume", onclick: () => sock().resume() }, "I'm back")));
+    }
+    if (me?.forfeited && !life.over && !life.ended) {
+      items.push(h("div", { class: "banner forfeit-banner", id: "forfeit-banner", role: "status" },
+        h("span", null, `You lost this rated match: ${lostWhy(me)}. You may still play it out.`)));
     }
     if (me?.standin !== lastStandin) {
       if (me?.standin === "timeouts" || me?.standin === "disconnected") io.announce("The computer is playing for you.");
@@ -256,6 +264,32 @@ export function createTableLife(ctx, io) {
     }
   }
 
+  /** Why a seat lost its rated match (the server's reasons: table_presence.py). */
+  const lostWhy = (s) => ((s.drops || 0) >= DROPS_LOSE
+    ? `the connection dropped ${DROPS_LOSE} times` : "away longer than the grace period");
+
+  /** A rated match: a person's connection dropping, and losing the match by being away. */
+  function noteAway(seats) {
+    const before = awaySeen;
+    awaySeen = new Map((seats || []).map((s) => [s.seat, [s.drops || 0, Boolean(s.forfeited)]]));
+    for (const s of seats || []) {
+      const [drops, forfeited] = before?.get(s.seat) ?? [0, false];
+      const mine = isPlayer() && s.seat === ctx.seat;
+      if (s.forfeited && !forfeited && before && !mine) { // (the chip says it after a reconnect)
+        notice(`${ctx.seatName(s.seat)} loses this rated match: ${lostWhy(s)}.`, "timeout-other",
+          { ms: 12000, key: `away-${s.seat}` });
+      } else if (!s.forfeited && (s.drops || 0) > drops && mine) {
+        // Told when he is back (a welcome): the drop happened while he was away.
+        const more = DROPS_LOSE - s.drops;
+        notice(`Your connection dropped (${s.drops} of ${DROPS_LOSE} at this rated match): ` +
+          `${more} more and you lose it.`, "timeout", { ms: 12000, key: "away-me" });
+      } else if (!s.forfeited && (s.drops || 0) > drops && before && !mine) {
+        notice(`${ctx.seatName(s.seat)}'s connection dropped (${s.drops} of ${DROPS_LOSE}).`, "timeout-other",
+          { ms: 5000, key: `away-${s.seat}` });
+      }
+    }
+  }
+
   /** Announce what the host changed since the last table frame (a reconnect included). */
   function noteTable(info) {
     if (!info) return;
@@ -333,6 +367,7 @@ export function createTableLife(ctx, io) {
       life.spectators = d.table?.spectators ?? 0;
       noteSeats(d.table?.seats, d.table?.now);
       noteTimeouts(d.table?.seats);
+      noteAway(d.table?.seats);
       noteTable(d.table);
       if (d.table?.game) gameInfo(d.table.game).catch(() => null); // ready to name a new preset
       chat.welcome();
@@ -358,6 +393,7 @@ export function createTableLife(ctx, io) {
       if (typeof d.spectators === "number") life.spectators = d.spectators;
       noteSeats(d.seats, d.now);
       noteTimeouts(d.seats);
+      noteAway(d.seats);
       refresh();
     },
     /** Spectators come and go as a count, not as seats frames. */
@@ -369,6 +405,7 @@ export function createTableLife(ctx, io) {
       if (typeof d.spectators === "number") life.spectators = d.spectators;
       noteSeats(d.seats, d.now);
       noteTimeouts(d.seats);
+      noteAway(d.seats);
       noteTable(d);
       refresh();
       if (!tablePanel.hidden) settings.update();
@@ -395,6 +432,7 @@ export function createTableLife(ctx, io) {
         out.push(countdown(back, { prefix: "reconnecting… ", cls: "reconnecting", id: `reconnect-${s.seat}` }));
       }
       if (s.standin) out.push(h("span", { class: "standin-tag", dataset: { reason: s.standin } }, STANDIN_TEXT[s.standin] || "computer playing"));
+      if (s.forfeited) out.push(h("span", { class: "standin-tag forfeit-tag", title: `Lost this rated match: ${lostWhy(s)}` }, "lost (away)"));
       if (s.timeouts > 0) {
         const title = `${s.timeouts} turn${s.timeouts > 1 ? "s" : ""} timed out this match; ` +
           `after ${STANDIN_AFTER} the computer plays the seat until its player is back`;
@@ -410,6 +448,7 @@ export function createTableLife(ctx, io) {
       if (back !== undefined && !s.standin) parts.push(reconnectWords(back - Date.now()));
       if (s.standin) parts.push(STANDIN_TEXT[s.standin] || "computer playing");
       if (s.timeouts > 0) parts.push(`${s.timeouts} timed out`);
+      if (s.forfeited) parts.push(`lost this rated match: ${lostWhy(s)}`);
       if (life.clock && life.clock.seat === s.seat) parts.push("turn timer running");
       return parts.length ? `, ${parts.join(", ")}` : "";
     },

@@ -1,0 +1,117 @@
+"""A rated table in the browser (issue 26, point 3): no Hint button and no hint by key,
+and a player away past the seat grace loses the match: the others see it on his seat
+chip and in a notice, he sees a banner when he is back. Real Chromium, a real
+`cardtable serve` trusting 127.0.0.1 as a proxy (each browser from an address of its own)
+with a two-second grace. Screenshots: artifacts/screenshots/rated-no-hint-*.png,
+rated-forfeit-*.png."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from browser_harness import DESKTOP, SIZES, WebServer, screenshot, watch_console
+from cardtable.server.table_presence import DROPS_LOSE
+
+PASSWORD = "plum tractor quietly orbits 9 lemons"
+WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
+
+
+def test_the_page_and_the_server_agree_on_the_drops_that_lose() -> None:
+    found = re.search(r"export const DROPS_LOSE = (\d+);", (WEB / "table_life.js").read_text())
+    assert found and int(found.group(1)) == DROPS_LOSE
+
+
+@pytest.fixture(scope="module")
+def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    server = WebServer(Path(tmp_path_factory.mktemp("rated-table")))
+    server.env["CARDTABLE_TRUSTED_PROXIES"] = "127.0.0.1"
+    server.env["CARDTABLE_SEAT_GRACE"] = "2"
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def sit(page: Page, base: str, code: str, grant: dict) -> None:
+    page.goto(f"{base}/")
+    page.evaluate(
+        """([code, g]) => localStorage.setItem('cardtable.v1', JSON.stringify({seats: {
+             [code]: {table_id: g.table_id, seat: g.seat, token: g.token, at: Date.now()}}}))""",
+        [code, grant])
+    page.goto(f"{base}/t/{code}")
+    page.wait_for_selector(".gin[data-phase]")
+
+
+def test_a_rated_table_has_no_hints_and_shows_who_lost_by_being_away(
+        browser: Browser, rated_server: WebServer) -> None:
+    base = rated_server.base_url
+    contexts: list[BrowserContext] = []
+    pages: list[Page] = []
+    for number, name in enumerate(("Ann", "Bob"), 1):
+        context = browser.new_context(viewport=DESKTOP, extra_http_headers={
+            "X-Forwarded-For": f"198.51.100.{number}"})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        contexts.append(context)
+        pages.append(page)
+        made = page.request.post(f"{base}/api/account/register", data={
+            "username": f"{name}{rated_server.port}", "password": PASSWORD})
+        assert made.ok, made.text()
+    ann, bob = pages
+    try:
+        problems = watch_console(ann)
+        created = ann.request.post(f"{base}/api/tables", data={
+            "game": "gin", "options": {"deals": 1}, "opponent": "friend", "name": "Ann",
+            "settings": {"rated": True, "turn_time": 0}})
+        assert created.ok, created.text()
+        grant = created.json()
+        joined = bob.request.post(f"{base}/api/tables/{grant['code']}/join",
+                                  data={"name": "Bob"})
+        assert joined.ok, joined.text()
+        sit(ann, base, grant["code"], grant)
+        sit(bob, base, grant["code"], joined.json())
+        ann.wait_for_selector("#rated-tag:not([hidden])")
+
+        # No Hint button at any size; the H key says why instead of asking.
+        for size, viewport in SIZES.items():
+            ann.set_viewport_size(viewport)
+            ann.wait_for_timeout(150)
+            assert ann.locator("#hint-button").count() == 0
+            screenshot(ann, f"rated-no-hint-{size}")
+        ann.set_viewport_size(DESKTOP)
+        ann.locator("body").press("h")
+        ann.wait_for_function(
+            "() => document.getElementById('announcer')?.textContent === "
+            "'No hints at a rated table.'")
+
+        # Bob's page goes away past the grace: he has lost the match, Ann is told.
+        bob.close()
+        chip = '.seat-chip[data-seat="1"] .forfeit-tag'
+        ann.wait_for_selector(chip)
+        notice = ann.locator(".life-notice", has_text="loses this rated match")
+        notice.wait_for()
+        assert "away longer than the grace period" in notice.inner_text()
+        screenshot(ann, "rated-forfeit-others")
+        # He comes back: the seat is his, and a banner says he lost the match.
+        back = contexts[1].new_page()
+        back.set_default_timeout(15_000)
+        back.goto(f"{base}/t/{grant['code']}")
+        back.wait_for_selector(".gin[data-phase]")
+        banner = back.locator("#forfeit-banner")
+        banner.wait_for()
+        assert "You lost this rated match" in banner.inner_text()
+        for size, viewport in SIZES.items():
+            back.set_viewport_size(viewport)
+            back.wait_for_timeout(150)
+            assert banner.is_visible()
+            screenshot(back, f"rated-forfeit-{size}")
+        assert problems == []
+    finally:
+        for context in contexts:
+            context.close()
