@@ -91,6 +91,23 @@ async def test_idempotent_retry_stale_and_illegal(server: ServerProcess) -> None
         await s.close()
 
 
+async def test_an_act_acknowledged_again_names_the_version_it_was_logged_at(
+        server: ServerProcess) -> None:
+    _, _, a, b, view_a, view_b = await two_players(server)
+    seat = mover(view_a, view_b)
+    ws, other = (a, b) if seat == 0 else (b, a)
+    version = (view_a if seat == 0 else view_b)["v"]
+    first = await act(ws, version, {"type": "pass"}, "once")
+    assert first["d"]["ack"] == "once" and first["d"]["ack_v"] == first["v"] == version + 1
+    moved = await act(other, version + 1, {"type": "pass"}, "theirs")  # the table moves on
+    assert moved["t"] == "view" and moved["v"] == version + 2
+    again = await act(ws, version, {"type": "pass"}, "once")  # a resend, late
+    assert again["d"]["ack"] == "once" and again["v"] == version + 2
+    assert again["d"]["ack_v"] == version + 1  # logged then, not at the current version
+    for s in (a, b):
+        await s.close()
+
+
 @pytest.mark.parametrize(
     ("text", "code"),
     [("not json", "bad_frame"),
