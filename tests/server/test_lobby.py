@@ -326,7 +326,8 @@ def test_get_lobby_is_loaded_from_the_store(client: TestClient) -> None:
     assert (old["players"], old["free"]) == (2, 1)
     assert old["seats"][0] == {"seat": 0, "name": "Ann", "kind": "human", "taken": True,
                                "connected": False, "level": "normal", "standin": None,
-                               "reconnect_deadline": None, "timeouts": 0, "player_id": None}
+                               "reconnect_deadline": None, "timeouts": 0, "player_id": None,
+                               "drops": 0, "forfeited": False, "registered": False}
     assert old["seats"][1]["taken"] is False and old["seats"][1]["name"] is None
     assert spades["express"] is False and spades["game"] == "spades"
     assert spades["settings"] == {"turn_time": 60, "spectators": False, "rated": False}

@@ -181,7 +181,8 @@ async def test_a_rated_match_moves_both_ratings_and_nothing_else_does(
         assert after_a["matches"] == after_b["matches"] == 2
         assert after_a["rating"] > first_a["rating"] and after_b["rating"] < first_b["rating"]
         left = (await bob.http.get("/api/me")).json()["recent"][0]
-        assert left["code"] == seat3.code and left["seats"][1]["name"] == "Bob"
+        # He sat down as "Bob", and is named by his username: he is signed in.
+        assert left["code"] == seat3.code and left["seats"][1]["name"] == f"bob{tag}"
         assert left["seats"][1]["won"] is False
 
         board = (await guest.http.get("/api/leaderboard/gin")).json()

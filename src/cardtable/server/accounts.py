@@ -37,6 +37,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from zxcvbn import zxcvbn
 
+from ..names import given_name_problem
+
 MIN_PASSWORD = 10
 MAX_PASSWORD = 256  # argon2 takes any length; a bound keeps a hostile body cheap
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,24}$")
@@ -62,7 +64,7 @@ def common_passwords() -> frozenset[str]:
 def username_problem(username: str) -> str | None:
     if not USERNAME.match(username):
         return "a username is 3 to 24 letters, digits, '_', '-' or '.'"
-    return None
+    return given_name_problem(username)  # not "Guest": every guest would pass for him
 
 
 def password_problem(password: str, username: str) -> str | None:

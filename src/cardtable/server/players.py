@@ -19,7 +19,7 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from fastapi import Request, Response
+from fastapi import HTTPException, Request, Response
 from starlette.requests import HTTPConnection
 
 from ..store import Store
@@ -44,10 +44,16 @@ async def current_player(connection: HTTPConnection, store: Store) -> PlayerReco
 
 async def sitting_player(request: Request, response: Response, store: Store,
                          name: str) -> PlayerRecord:
-    """The player sitting down with ``name``: the cookie's (now going by ``name``), or a
-    new one whose cookie goes out with ``response``."""
+    """The player sitting down with ``name`` (cleaned: ``names.PersonName``): the
+    cookie's, or a new one whose cookie goes out with ``response``. ``player.name`` is the
+    name he sits under: an account's username, whatever was typed; else ``name``, refused
+    (HTTP 409, nothing made or changed) when it reads as a registered username."""
     player = await current_player(request, store)
     session = session_hash(request)
+    if player is not None and player.username is not None:
+        name = player.username
+    else:
+        await refuse_account_names(store, name)
     if player is not None and session is not None:
         await store.players.seen(player.player_id, name if player.name != name else None,
                                  session)
@@ -59,6 +65,17 @@ async def sitting_player(request: Request, response: Response, store: Store,
     player = await store.players.create(secrets.token_urlsafe(12), token_hash(token), name)
     set_session_cookie(request, response, token)
     return player
+
+
+async def refuse_account_names(store: Store, name: str) -> None:
+    """HTTP 409 if ``name`` cannot be told apart from a registered player's username
+    (whatever its case, invisible characters or homoglyphs: ``cardtable/names.py``): a
+    guest may not pass for an account's owner."""
+    username = await store.players.username_like(name)
+    if username is not None:
+        raise HTTPException(409, f"{name!r} is too like the username of the registered "
+                                 f"player {username!r}: choose another name, or sign in "
+                                 "if the account is yours")
 
 
 def new_session_token() -> str:
@@ -93,25 +110,32 @@ def clear_session_cookie(request: Request, response: Response) -> None:
 @dataclass(frozen=True)
 class Sitter:
     """Who takes a seat: his lasting player id, whether he has an account, and the address
-    he comes from (for a rated table's one player per address)."""
+    he comes from (for a rated table's one player per address); with an account, the
+    username he sits under."""
 
     player_id: str | None = None
     registered: bool = False
     address: str | None = None
+    username: str | None = None
 
     @classmethod
     def of(cls, player: PlayerRecord, address: str | None) -> Sitter:
-        return cls(player.player_id, player.registered, address)
+        return cls(player.player_id, player.registered, address, player.username)
+
+    def seat_name(self, typed: str) -> str:
+        """The name he sits under: his username, or what he typed (a guest)."""
+        return self.username if self.registered and self.username else typed
 
     def to_json(self) -> dict[str, object]:
         return {"player_id": self.player_id, "registered": self.registered,
-                "address": self.address}
+                "address": self.address, "username": self.username}
 
     @classmethod
     def from_json(cls, data: object) -> Sitter:
         if not isinstance(data, dict):
             return cls()
-        return cls(data.get("player_id"), bool(data.get("registered")), data.get("address"))
+        return cls(data.get("player_id"), bool(data.get("registered")), data.get("address"),
+                   data.get("username"))
 
 
 def address_key(fair_key: str | None, address: str | None) -> str | None:

@@ -32,6 +32,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from ..engine import get_game
+from ..names import PersonName
 from .storable import first_unstorable
 
 JSON = Any
@@ -55,8 +56,7 @@ class _Strict(BaseModel):
 class HelloData(_Strict):
     token: Annotated[str, StringConstraints(min_length=1, max_length=128)] | None = None
     spectate: bool = False
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                           max_length=24)] | None = None  # a spectator's
+    name: PersonName | None = None  # a spectator's (cleaned: cardtable/names.py)
 
 
 class Hello(_Strict):
@@ -301,6 +301,7 @@ class SeatInfo(BaseModel):
     drops: int = 0  # at a rated table: times his connection dropped in the current match
     forfeited: bool = False  # at a rated table: he lost this match by being away
     player_id: str | None = None  # the person's public player id (his profile: /p/ID)
+    registered: bool = False  # he is signed in to an account: ``name`` is its username
 
 
 def title_of(game: str) -> str:
@@ -425,7 +426,7 @@ def frame(kind: str, version: int, data: BaseModel | dict[str, JSON]) -> str:
 
 # -- HTTP bodies ---------------------------------------------------------------------------
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)]
+Name = PersonName  # NFKC, no invisible characters, one space between words (names.py)
 
 
 class CreateTable(BaseModel):

@@ -91,7 +91,8 @@ def seat_infos(record: TableRecord, settings: TableSettings, held: Sequence[Seat
             level=settings.levels[s.seat], standin=presence.standin,  # type: ignore[arg-type]
             reconnect_deadline=None if deadline is None else int(deadline * 1000),
             timeouts=presence.timeouts, drops=presence.drops, forfeited=presence.forfeited,
-            player_id=s.player_id if s.kind == "human" and s.name is not None else None))
+            player_id=s.player_id if s.kind == "human" and s.name is not None else None,
+            registered=s.registered and s.kind == "human" and s.name is not None))
     return out
 
 

@@ -129,6 +129,10 @@ players = Table(
     # An account, once the guest registers (server/accounts.py); NULL for guests.
     Column("username", String(32), nullable=True),
     Column("username_key", String(32), nullable=True, unique=True),  # casefolded
+    # Its confusable keys (cardtable/names.py): no other account, and no guest's seat
+    # name, may have one of them. The key is unique; the look (capital I as l) is not.
+    Column("username_skeleton", String(128), nullable=True, unique=True, index=True),
+    Column("username_look", String(128), nullable=True, index=True),
     Column("password_hash", String(256), nullable=True),  # argon2id
     Column("registered_at", UTCDateTime, nullable=True),
 )

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy import case, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from cardtable.names import name_key, name_keys, name_look
 from cardtable.store.models import match_seats, matches, player_stats, players, sessions
 from cardtable.store.ratings import gone_last, rate_match
 
@@ -116,6 +117,16 @@ class Players:
                 players.c.username_key == username.casefold()))).first()
         return None if row is None else (_player(row), str(row.password_hash))
 
+    async def username_like(self, name: str) -> str | None:
+        """The username of an account that ``name`` cannot be told apart from (the same
+        whatever the case, or a homoglyph of it: cardtable/names.py), if any."""
+        keys = name_keys(name)
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(select(players.c.username).where(or_(
+                players.c.username_skeleton.in_(keys), players.c.username_look.in_(keys)))
+                .order_by(players.c.registered_at).limit(1))
+        return None if found is None else str(found)
+
     async def password_hash(self, player_id: str) -> str | None:
         async with self.engine.connect() as conn:
             found = await conn.scalar(select(players.c.password_hash).where(
@@ -129,6 +140,7 @@ class Players:
                 await conn.execute(update(players).where(players.c.player_id == player_id)
                                    .values(username=username, name=username,
                                            username_key=username.casefold(),
+                                           **_username_keys(username),
                                            password_hash=password_hash,
                                            registered_at=utcnow()))
         except IntegrityError:
@@ -145,6 +157,7 @@ class Players:
                 await conn.execute(insert(players).values(
                     player_id=player_id, name=username, created_at=now, seen_at=now,
                     username=username, username_key=username.casefold(),
+                    **_username_keys(username),
                     password_hash=password_hash, registered_at=now))
                 await conn.execute(insert(sessions).values(
                     token_hash=token_hash, player_id=player_id, created_at=now, seen_at=now))
@@ -304,6 +317,11 @@ async def _add_stats(conn: AsyncConnection, player_id: str, game: str,
     for key, value in stats.items():
         added[key] = added.get(key, 0) + value
     await conn.execute(update(player_stats).where(*where).values(sums=added))
+
+
+def _username_keys(username: str) -> dict[str, str]:
+    """The confusable keys an account's username is found by (Players.username_like)."""
+    return {"username_skeleton": name_key(username), "username_look": name_look(username)}
 
 
 def _player(row: Any) -> PlayerRecord:

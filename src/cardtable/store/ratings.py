@@ -112,6 +112,7 @@ class BoardRow:
     name: str
     rating: float
     matches: int
+    username: str | None = None  # an account's (every rated player has one)
 
 
 class Ratings:
@@ -138,13 +139,15 @@ class Ratings:
         """The game's established players, best first."""
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
-                select(ratings.c.player_id, players.c.name, ratings.c.display,
-                       ratings.c.matches)
+                # An account is shown by its username, not the last name typed at a seat.
+                select(ratings.c.player_id,
+                       func.coalesce(players.c.username, players.c.name).label("name"),
+                       players.c.username, ratings.c.display, ratings.c.matches)
                 .join(players, players.c.player_id == ratings.c.player_id)
                 .where(ratings.c.game == game, ratings.c.matches >= ESTABLISHED)
                 .order_by(ratings.c.display.desc(), ratings.c.player_id)
                 .limit(limit))).all()
-        return [BoardRow(i, r.player_id, r.name, r.display, r.matches)
+        return [BoardRow(i, r.player_id, r.name, r.display, r.matches, r.username)
                 for i, r in enumerate(rows, 1)]
 
     async def rank(self, player_id: str, game: str) -> int | None:

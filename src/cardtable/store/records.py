@@ -27,6 +27,8 @@ class SeatRecord:
     address: str | None = None
     left: int | None = None
     was: str | None = None
+    # He sat down signed in to an account: ``name`` is its username, shown with a mark.
+    registered: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"seat": self.seat, "name": self.name, "kind": self.kind,
@@ -34,13 +36,16 @@ class SeatRecord:
         for key in ("player_id", "address", "left", "was"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
+        if self.registered:
+            data["registered"] = True
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatRecord:
         return cls(seat=int(data["seat"]), name=data.get("name"), kind=str(data["kind"]),
                    token_hash=data.get("token_hash"), player_id=data.get("player_id"),
-                   address=data.get("address"), left=data.get("left"), was=data.get("was"))
+                   address=data.get("address"), left=data.get("left"), was=data.get("was"),
+                   registered=bool(data.get("registered")))
 
 
 @dataclass

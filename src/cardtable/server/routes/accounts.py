@@ -19,6 +19,7 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
+from ...names import PersonName
 from ...store.players import PlayerRecord, UsernameTaken
 from ..accounts import (
     MAX_PASSWORD,
@@ -49,7 +50,7 @@ Text = Annotated[str, StringConstraints(max_length=4 * MAX_PASSWORD)]  # ours sa
 class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    username: Annotated[str, StringConstraints(strip_whitespace=True, max_length=64)]
+    username: PersonName  # NFKC, invisible characters dropped (names.py), then checked
     password: Text
 
 
@@ -119,7 +120,7 @@ def accounts_router(limits: RateLimits, work: PasswordWork) -> APIRouter:
         player = await current_player(request, store)
         if player is not None and player.registered:
             raise HTTPException(409, f"signed in as {player.username}: sign out first")
-        if await store.players.by_username(body.username) is not None:
+        if await store.players.username_like(body.username) is not None:  # or a homoglyph
             raise HTTPException(409, "that username is taken")
         why = await work.problem(body.password, body.username)
         if why:

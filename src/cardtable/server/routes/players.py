@@ -63,9 +63,10 @@ class RatingPoint(BaseModel):
 class BoardEntry(BaseModel):
     rank: int
     player_id: str
-    name: str
+    name: str  # an account's username
     rating: float
     matches: int
+    registered: bool  # shown with the registered player's mark
 
 
 class Leaderboard(BaseModel):
@@ -136,7 +137,9 @@ async def _profile(request: Request, player: PlayerRecord, you: bool) -> Profile
     players = store.players
     counts = await players.counts(player.player_id)
     recent = await players.recent_matches(player.player_id, RECENT)
-    return Profile(player_id=player.player_id, name=player.name, username=player.username,
+    # An account is shown by its username, not by the last name typed at a seat.
+    return Profile(player_id=player.player_id, name=player.username or player.name,
+                   username=player.username,
                    since=player.created_at.isoformat(), you=you,
                    counts=[GameCount(game=c.game, title=_title(c.game), played=c.played,
                                      won=c.won) for c in counts],
@@ -185,6 +188,7 @@ async def leaderboard(game: str, request: Request) -> Leaderboard:
     return Leaderboard(
         game=game, title=_title(game), established=ESTABLISHED,
         rows=[BoardEntry(rank=r.rank, player_id=r.player_id, name=r.name,
-                         rating=round(r.rating, 2), matches=r.matches)
+                         rating=round(r.rating, 2), matches=r.matches,
+                         registered=r.username is not None)
               for r in await store.ratings.board(game)],
         you=mine[0] if mine else None)
