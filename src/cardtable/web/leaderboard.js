@@ -3,7 +3,7 @@
 
 import { h, replace } from "./dom.js";
 import { getJson } from "./api.js";
-import { ratingText } from "./profile.js";
+import { ratingText, registeredMark } from "./profile.js";
 
 export function renderLeaderboard(root, game) {
   const main = h("main", { class: "home leaderboard" }, h("p", { class: "hint" }, "Loading…"));
@@ -24,7 +24,8 @@ export function renderLeaderboard(root, game) {
           h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, "Player"), h("th", null, "Rating"), h("th", null, "Matches"))),
           h("tbody", null, board.rows.map((r) => h("tr", { dataset: { player: r.player_id } },
             h("td", null, String(r.rank)),
-            h("td", null, h("a", { href: `/p/${encodeURIComponent(r.player_id)}`, "data-route": "" }, r.name)),
+            h("td", null, h("a", { href: `/p/${encodeURIComponent(r.player_id)}`, "data-route": "" }, r.name),
+              r.registered ? [" ", registeredMark()] : null),
             h("td", null, r.rating.toFixed(1)), h("td", null, String(r.matches))))))
         : h("p", { class: "hint", id: "board-empty" }, "No one has played enough rated matches yet.")));
   }).catch((e) => {

@@ -6,6 +6,12 @@ import { getJson } from "./api.js";
 import { h, replace, svg } from "./dom.js";
 import { profileModeration } from "./moderation.js";
 
+/** The mark of a registered player beside his username (seats, profiles, leaderboards):
+ * a guest's name never reads as an account's (the server refuses it), so the mark tells
+ * the account's owner from anyone else. */
+export const registeredMark = () =>
+  h("span", { class: "registered-mark", role: "img", "aria-label": "registered player", title: "Registered player" }, "✓");
+
 /** This browser's player (null until it has sat down somewhere). */
 export const fetchMe = () => getJson("/api/me");
 
@@ -124,7 +130,7 @@ export function renderProfile(root, playerId) {
     replace(main,
       h("header", { class: "home-head profile-head" },
         h("a", { href: "/", "data-route": "", class: "back-link" }, "← cardtable"),
-        h("h1", { id: "profile-name" }, p.name),
+        h("h1", { id: "profile-name" }, p.name, p.username ? [" ", registeredMark()] : null),
         h("p", { class: "tagline" }, `${p.you ? "That is you. " : ""}Playing since ${when(p.since)}.`,
           p.you ? [" ", h("a", { href: "/account", "data-route": "", class: "back-link", id: "account-link" },
             p.username ? "Your account" : "Register or sign in")] : null),

@@ -14,6 +14,7 @@ import { h, replace, stylesheet } from "./dom.js";
 import { createFairness } from "./fairness.js";
 import { howtoSections } from "./howto.js";
 import { TableSocket } from "./net.js";
+import { registeredMark } from "./profile.js";
 import { createHints } from "./table_hint.js";
 import { createTableLife } from "./table_life.js";
 import { gameInfo } from "./table_settings.js";
@@ -370,14 +371,16 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
       const name = s.taken ? ctx.seatName(s.seat) : "Free seat";
       const away = s.taken && !s.connected && s.kind !== "bot";
       const level = levelOf(s);
+      const registered = s.taken && s.registered; // his name is his account's username
       return h("span", {
-        class: ["seat-chip", s.seat === toAct && "to-act", away && "away", s.seat === ctx.seat && "me", s.standin && "standin"],
+        class: ["seat-chip", s.seat === toAct && "to-act", registered && "registered", away && "away", s.seat === ctx.seat && "me", s.standin && "standin"],
         dataset: { seat: String(s.seat), standin: s.standin || "", timeouts: String(s.timeouts || 0), level: level ? s.level : "" },
-        "aria-label": `${name}${level ? `, computer, ${level.toLowerCase()}` : ""}${away ? ", disconnected" : ""}` +
+        "aria-label": `${name}${registered ? ", registered player" : ""}${level ? `, computer, ${level.toLowerCase()}` : ""}${away ? ", disconnected" : ""}` +
           `${scores ? `, ${scoreOf(s.seat)} points` : ""}${s.seat === toAct ? ", to play" : ""}${life.chipLabel(s)}`,
       },
       h("span", { class: "dot", "aria-hidden": "true" }),
       h("span", { class: "seat-name" }, name),
+      registered ? registeredMark() : null,
       level ? levelTag(level, { "aria-hidden": "true" }) : null,
       scores ? h("span", { class: "seat-score" }, String(scoreOf(s.seat) ?? "")) : null,
       ...life.chipExtras(s));
