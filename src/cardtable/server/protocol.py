@@ -362,9 +362,11 @@ class FairHand(BaseModel):
 
 
 class ViewData(BaseModel):
-    view: dict[str, JSON]
+    view: dict[str, JSON] | None  # None: the table waits for players, nothing is dealt
     events: list[dict[str, JSON]] = Field(default_factory=list)
     ack: str | None = None
+    ack_v: int | None = None  # with ``ack``: the version its act was logged at (a resent
+    # act acknowledged again carries the version it made, not the table's current one)
     rematch: list[int] = Field(default_factory=list)
     clock: Clock | None = None
     end_votes: list[int] = Field(default_factory=list)
@@ -409,12 +411,14 @@ class ChatHistory(BaseModel):
     messages: list[ChatMessage]
 
 
-def view_frame(version: int, view: dict[str, JSON], events: list[dict[str, JSON]],
-               ack: str | None, table: dict[str, JSON]) -> str:
+def view_frame(version: int, view: dict[str, JSON] | None, events: list[dict[str, JSON]],
+               ack: str | None, table: dict[str, JSON], acked: int | None = None) -> str:
     """A :class:`ViewData` frame, serialized without a model: it is the hot path (one per
     receiver per action), and the engine's view is already plain JSON. ``table`` adds the
     table's own state: rematch votes, the turn clock, end votes."""
     data = {"view": view, "events": events, "ack": ack, **table}
+    if ack is not None:  # the version at which the acknowledged act was logged
+        data["ack_v"] = version if acked is None else acked
     return json.dumps({"t": "view", "v": version, "d": data}, separators=(",", ":"))
 
 

@@ -31,7 +31,7 @@ class HintHost(Protocol):
     @property
     def game(self) -> Descriptor: ...
     @property
-    def state(self) -> GameState: ...
+    def state(self) -> GameState | None: ...  # None: not dealt yet
     @property
     def version(self) -> int: ...
     @property
@@ -60,9 +60,10 @@ def answer_hint(table: HintHost, conn: Connection, ask: p.AskHint) -> None:
         return refuse("hints_off", "hints are off at this table")
     if table.status() != "playing":
         return refuse("not_playing", "hints are given while a match is played")
-    if table.state.current_player() != seat:
+    state = table.state
+    if state is None or state.current_player() != seat:  # (None: "waiting", refused above)
         return refuse("not_your_turn", "it is not your turn")
-    view = table.state.view(seat)
+    view = state.view(seat)
     try:
         action, text = levels.hint(table.game.name, view)
     except Exception:  # advice only: a bot's bug is no failure of the table

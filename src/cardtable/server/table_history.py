@@ -30,7 +30,7 @@ class HistoryHost(Protocol):
     @property
     def store(self) -> Store: ...
     @property
-    def state(self) -> GameState: ...
+    def state(self) -> GameState | None: ...  # None: not dealt yet
 
     match_started: int
     ended: str | None
@@ -72,6 +72,7 @@ def match_record(table: HistoryHost) -> MatchRecord:
     """The table's current match, as it ended; at a rated table, with its sides and ranks
     when it counts (see :func:`rating_of`)."""
     record, state = table.record, table.state
+    assert state is not None  # a match ends (or is ended by agreement) once it is dealt
     sides = table.game.teams(record.players)
     result = state.result() if state.is_over() else None
     won = winning_seats(result, sides) if result is not None and not table.ended else set()

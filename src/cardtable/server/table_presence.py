@@ -107,7 +107,7 @@ class PresenceHost(Protocol):
     @property
     def record(self) -> TableRecord: ...
     @property
-    def state(self) -> GameState: ...
+    def state(self) -> GameState | None: ...  # None: not dealt yet
     @property
     def ended(self) -> str | None: ...
     @property
@@ -139,6 +139,7 @@ class PresenceHost(Protocol):
     def next_turn(self) -> bool: ...
     def refresh(self, exclude: Connection | None = None) -> None: ...
     def send_chat_history(self, conn: Connection) -> None: ...
+    async def deal_when_seated(self) -> None: ...
 
 
 class Presence:
@@ -314,13 +315,15 @@ class Presence:
         self.hold_seat(table, free[0].seat)  # until his socket says hello
         table.seats_changed()
         table.refresh()
+        await table.deal_when_seated()  # the last seat taken: the match starts
         return free[0].seat, token
 
     async def _save_seats(self, table: PresenceHost, seats: list[SeatRecord]) -> None:
         """Save the seats (the row is their only record); SaveFailed if the database does
         not take them, and then nothing changed."""
-        status = "waiting" if any(s.name is None for s in seats) else "playing"
-        if table.state.is_over() or table.ended:
+        status = "waiting" if table.state is None or any(s.name is None for s in seats) \
+            else "playing"  # undealt: "playing" once the deal is logged (deal_when_seated)
+        if (table.state is not None and table.state.is_over()) or table.ended:
             status = "over"
         try:
             await table.store.update_table(table.table_id, fence=table.fence, seats=seats,
@@ -482,6 +485,7 @@ class Presence:
         await self._save_seats(table, [SeatRecord(s.seat, COMPUTER_NAME, "bot", None)
                                        if s.kind == "human" and s.name is None else s
                                        for s in table.record.seats])
+        await table.deal_when_seated()  # first: the table info then says "playing"
         table.seats_changed(table=True)
         table.next_turn()
         table.broadcast()
