@@ -104,7 +104,8 @@ class Registry:
         token = new_token()
         fair_key = secrets.token_hex(32)  # the salts of its shuffles derive from it
         address = address_key(fair_key, sitter.address) if table_settings.rated else None
-        seats = [SeatRecord(0, name, "human", hash_token(token), sitter.player_id, address)]
+        seats = [SeatRecord(0, name, "human", hash_token(token), sitter.player_id, address,
+                            registered=sitter.registered)]
         for seat, kind in enumerate(kinds, start=1):
             seats.append(SeatRecord(seat, COMPUTER_NAME if kind == "bot" else None, kind, None))
         table_id = new_table_id()

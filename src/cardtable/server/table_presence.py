@@ -310,7 +310,8 @@ class Presence:
             return "the table is full" if wanted is None else "the table has no such seat"
         token = new_token()
         await self._save_seats(table, [SeatRecord(s.seat, name, s.kind, hash_token(token),
-                                                  sitter.player_id, address)
+                                                  sitter.player_id, address,
+                                                  registered=sitter.registered)
                                        if s.seat == free[0].seat else s for s in seats])
         self.hold_seat(table, free[0].seat)  # until his socket says hello
         table.seats_changed()
