@@ -1,11 +1,14 @@
 // The table-meld board for Rummy, Rummy 500 and Rommé (rummy500.js and
 // romme.js mount it with their game's switches), in the shared frame
 // (board.js). It draws the view the server sent (state.py's `view(seat)`) and
-// sends only actions found in view.legal: a selection is matched against the
-// legal melds, a drop on a table meld against the legal lay-offs and joker
-// exchanges, and a selection that matches nothing gets a message instead of a
-// move (nothing is lost). No card values or meld rules live here: a staged
-// first meld is totalled from view.candidates.
+// sends the actions of view.legal: a drop on a table meld is matched against the
+// legal lay-offs and joker exchanges, a discard against the legal discards, and a
+// choice that matches nothing gets a message instead of a move (nothing is lost).
+// Melds are listed only as a bounded menu, so a meld or first meld that matches
+// none is sent as staged and the server judges it; its refusal's reason comes back
+// as an error frame (the page's renderer.error) and shows on the message line.
+// No card values or meld rules live here: a staged first meld is totalled from
+// view.candidates, and a group they do not list counts as "?".
 //
 // Layout: the others around the top, the stock and discard pile beside the
 // melds on the table (grouped by who laid them), the status line and action
@@ -34,7 +37,14 @@ export function mount(el, ctx) {
 }
 
 export function mountTableMelds(el, ctx, game) {
-  return mountBoard(el, ctx, (frame) => tableMeldBoard(frame, ctx, game));
+  let moves = null;
+  const board = mountBoard(el, ctx, (frame) => {
+    const spec = tableMeldBoard(frame, ctx, game);
+    moves = spec.moves;
+    return spec;
+  });
+  // An error frame for this table (the page hands it over; true: shown here, no toast).
+  return { ...board, error: (d) => Boolean(moves?.refused(d)) };
 }
 
 function tableMeldBoard(frame, ctx, game) {
@@ -61,7 +71,10 @@ function tableMeldBoard(frame, ctx, game) {
   const playing = () => frame.myTurn() && frame.view.phase === "play";
   const need = () => (playing() ? frame.view.first_meld || 0 : 0);
   const myCards = () => frame.view?.hands?.[frame.view.seat]?.cards || [];
-  const moves = new Moves({ ui, hand, ctx, draw: () => frame.draw(), playing, need, say: (text) => frame.say(text) });
+  const moves = new Moves({
+    ui, hand, ctx, draw: () => frame.draw(), playing, need, say: (text) => frame.say(text),
+    version: () => frame.meta?.version ?? -1,
+  });
 
   function draw(v, turn) {
     const me = v.seat;
@@ -90,7 +103,9 @@ function tableMeldBoard(frame, ctx, game) {
         act: (action) => moves.send(action), discardSelected: () => moves.discard(),
       }),
       tableMelds(v, {
-        order, names, me: isSeat(v.seat) ? v.seat : null, credit: game.credit, dropMeld: play && Boolean(findLegal(v, "meld")),
+        // the felt takes a meld when one is listed, or cards are chosen (the server judges those)
+        order, names, me: isSeat(v.seat) ? v.seat : null, credit: game.credit,
+        dropMeld: play && (Boolean(findLegal(v, "meld")) || ui.selected.length > 0 || ui.staged.length > 0),
         meldSelected: () => { if (ui.selected.length || ui.staged.length) moves.meld(); },
         target: (id) => (!play || !oneSelected ? null : placeAction(v, "lay_off", oneSelected, id) ? "lay_off"
           : placeAction(v, "swap_joker", oneSelected, id) ? "swap" : null),
@@ -116,7 +131,7 @@ function tableMeldBoard(frame, ctx, game) {
       cards: c.cards, value: c.value, legal: n > 0 ? true : Boolean(meldAction(v, c.cards)), used: !within(c.cards, free),
     }));
     return meldPanel({
-      need: n, staged, total: moves.stagedTotal(), candidates, showValues: game.showValues || n > 0,
+      need: n, staged, total: moves.stagedTotal(), unsure: moves.stagedUnsure(), candidates, showValues: game.showValues || n > 0,
       pick: (cards) => moves.pickCards(cards), unstage: (i) => { ui.staged.splice(i, 1); frame.draw(); },
       clear: () => { ui.staged = []; frame.draw(); },
     });
@@ -155,10 +170,12 @@ function tableMeldBoard(frame, ctx, game) {
       const any = (type) => Boolean(findLegal(v, type));
       const n = need();
       const selected = ui.selected.length > 0;
-      const canMeld = any("meld") && (selected || ui.staged.length > 0);
+      // Any chosen cards may be offered as a meld: the listed ones are a menu, not all of them.
+      const canMeld = selected || ui.staged.length > 0;
       const total = moves.stagedTotal();
-      list.push(frame.button("meld", n > 0 && total >= n ? `Meld ${total}` : "Meld", canMeld && (() => moves.meld()), "M", "primary"));
-      if (n > 0) list.push(frame.button("stage", "Add group", selected && (v.candidates || []).length > 0 && (() => moves.stage()), "A"));
+      const sure = !moves.stagedUnsure();
+      list.push(frame.button("meld", n > 0 && sure && total >= n ? `Meld ${total}` : "Meld", canMeld && (() => moves.meld()), "M", "primary"));
+      if (n > 0) list.push(frame.button("stage", "Add group", selected && (() => moves.stage()), "A"));
       if (any("lay_off") || any("swap_joker")) list.push(frame.button("lay-off", "Lay off", ui.selected.length === 1 && (() => moves.layOff()), "L"));
       list.push(frame.button("discard", "Discard", any("discard") && ui.selected.length === 1 && (() => moves.discard()), "D"));
     }
@@ -248,6 +265,7 @@ function tableMeldBoard(frame, ctx, game) {
     buttons,
     scores: (v) => scorecard(v, names, game, seatOrder(v.players, isSeat(v.seat) ? v.seat : 0)),
     update(v, meta) {
+      moves.answered(meta?.version ?? -1);
       if ((meta?.events || []).some((e) => isSeat(v.seat) && e.seat === v.seat)) moves.say("");
     },
     events: (v, meta) => noteEvents(v, meta, names, ctx.announce),
@@ -261,5 +279,6 @@ function tableMeldBoard(frame, ctx, game) {
     },
     send: (action) => moves.send(action),
     destroy: () => hand.destroy(),
+    moves,
   };
 }

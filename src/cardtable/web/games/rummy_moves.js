@@ -1,11 +1,17 @@
-// Turning what the player chose into one of view.legal, or into a message.
-// A selection of cards is matched against the legal melds, a card dropped on a
-// table meld against the legal lay-offs and joker exchanges, staged groups
-// against the legal first melds; when nothing matches, the player is told why
-// in plain words and nothing is sent (the cards stay where they were).
+// Turning what the player chose into a move, or into a message.
+// A card dropped on a table meld is matched against the legal lay-offs and joker
+// exchanges, a discard against the legal discards; when nothing matches, the
+// player is told why in plain words and nothing is sent.
+//
+// Melds are different: view.legal lists only a bounded menu of them (first melds of
+// up to three groups, melds of up to two jokers), and the server judges a submitted
+// meld by its content. So a selection or the staged groups go as the listed action
+// when one matches, and otherwise as they are ({type: "meld", cards} or, for a first
+// meld, {type: "meld", melds}); a refusal's reason (the server's error frame) is
+// shown on the message line and the cards go back to where they were staged.
 
 import { findLegal, isSeat, legalOf } from "./board.js";
-import { cardsKey, groupsKey, keyed, shortOf, within } from "./rummy_cards.js";
+import { cardsKey, groupsKey, keyed, shortOf } from "./rummy_cards.js";
 
 /** The legal meld of exactly `cards` (a later meld: `cards`, not `melds`). */
 export const meldAction = (view, cards) =>
@@ -20,27 +26,42 @@ export const placeAction = (view, type, code, id) => findLegal(view, type, (a) =
 export const candidateOf = (view, cards) =>
   (view?.candidates || []).find((c) => cardsKey(c.cards) === cardsKey(cards)) || null;
 
+/** The fewest cards of any meld: fewer is no meld in any of these games (said at once, not sent). */
+const MELD_SIZE = 3;
+
+const capital = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
+
 export class Moves {
   /**
-   * @param {object} board  {ui, hand, ctx, draw(), playing(), need(), say(text): the message line}
+   * @param {object} board  {ui, hand, ctx, draw(), playing(), need(), say(text): the message line,
+   *                        version(): the version of the view shown}
    */
   constructor(board) {
     this.b = board;
+    this.tried = null; // {keep: [selected, staged], version}: a meld sent and not answered yet
   }
 
   get ui() { return this.b.ui; }
   get view() { return this.b.ui.view; }
   codes(keys) { return keys.map((k) => this.b.hand.codeOf(k)); }
 
+  /** The staged groups; a group the candidates do not list (three jokers, say) has the
+   *  value null: only the server counts it, when the groups are sent. */
   stagedGroups() {
     return this.ui.staged.map((keys) => {
       const codes = this.codes(keys);
-      return { keys, codes, value: candidateOf(this.view, codes)?.value ?? 0 };
+      return { keys, codes, value: candidateOf(this.view, codes)?.value ?? null };
     });
   }
 
+  /** The points of the staged groups whose value is known. */
   stagedTotal() {
-    return this.stagedGroups().reduce((t, g) => t + g.value, 0);
+    return this.stagedGroups().reduce((t, g) => t + (g.value ?? 0), 0);
+  }
+
+  /** Whether a staged group's value is unknown here (the total is then "at least"). */
+  stagedUnsure() {
+    return this.stagedGroups().some((g) => g.value === null);
   }
 
   say(text) {
@@ -48,7 +69,8 @@ export class Moves {
     if (text) this.b.ctx.toast(text, "info");
   }
 
-  /** Send a legal action; the selection and staging go with it. */
+  /** Send an action; the selection and staging go with it. A meld's are kept (`tried`) until
+   *  the server answers: a refusal puts them back (refused). */
   send(action) {
     if (!action) return false;
     const ui = this.ui;
@@ -59,7 +81,25 @@ export class Moves {
       [ui.selected, ui.staged] = keep;
       return false;
     }
+    this.tried = action.type === "meld" ? { keep, version: this.b.version() } : null;
     this.say("");
+    return true;
+  }
+
+  /** A newer view: the meld sent was taken (or the table moved on); nothing to put back. */
+  answered(version) {
+    if (this.tried && version > this.tried.version) this.tried = null;
+  }
+
+  /** The server's error frame: a meld it refused gets its reason, and its cards go back to
+   *  the selection or the staged groups they came from. True when shown here. */
+  refused(d) {
+    const tried = this.tried;
+    this.tried = null;
+    if (!tried || d?.code !== "illegal") return false;
+    [this.ui.selected, this.ui.staged] = tried.keep;
+    this.say(`${capital(d.message || "that meld cannot be laid now")}. Nothing was played.`);
+    this.b.draw();
     return true;
   }
 
@@ -89,20 +129,15 @@ export class Moves {
     this.b.draw();
   }
 
-  explainMeld(cards) {
-    const v = this.view;
-    const must = v.must_place || [];
-    const text = cards.map(shortOf).join(" ");
-    if (cards.length < 3) return "A meld needs at least 3 cards: a set of one rank, or a run in one suit. Nothing was played.";
-    if (candidateOf(v, cards)) {
-      if (must.length && !within(must, cards)) return `First use the ${must.map(shortOf).join(" ")}: your meld must include it.`;
-      if (!findLegal(v, "meld")) return "You cannot lay another meld this turn.";
-      return `You cannot lay ${text} now. Nothing was played.`;
-    }
-    return `${text} is not a meld you can lay. Nothing was played.`;
+  /** Too few cards for any meld: said at once. (Anything longer the server judges.) */
+  tooFew(cards) {
+    return cards.length < MELD_SIZE
+      ? `A meld needs at least ${MELD_SIZE} cards: a set of one rank, or a run in one suit. Nothing was played.` : null;
   }
 
-  /** Put the selection into the first-meld staging area (it must be one of view.candidates). */
+  /** Put the selection into the first-meld staging area: a group of 3 or more cards. One the
+   *  candidates list shows its value; another (three jokers, or no meld at all) shows "?" and
+   *  the server judges it when the groups are sent. */
   stage() {
     const ui = this.ui;
     if (!this.b.playing() || this.b.need() <= 0) return false;
@@ -111,8 +146,9 @@ export class Moves {
       this.say("Select the cards of a meld first, then add them as a group.");
       return false;
     }
-    if (!candidateOf(this.view, cards)) {
-      this.say(this.explainMeld(cards));
+    const few = this.tooFew(cards);
+    if (few) {
+      this.say(few);
       return false;
     }
     ui.staged.push([...ui.selected]);
@@ -131,17 +167,16 @@ export class Moves {
       if (ui.selected.length && !this.stage()) return;
       const total = this.stagedTotal();
       if (!ui.staged.length) return this.say("Select the cards of a meld first (click them, or Enter/Space).");
-      if (total < n) return this.say(`Your first meld is ${total} of ${n} points: add another group.`);
-      const action = openingAction(this.view, this.stagedGroups().map((g) => g.codes));
-      if (action) this.send(action);
-      else this.say("Those groups cannot go down together now (too many groups, or no card left to discard). Take one back.");
+      if (total < n && !this.stagedUnsure()) return this.say(`Your first meld is ${total} of ${n} points: add another group.`);
+      const groups = this.stagedGroups().map((g) => g.codes);
+      this.send(openingAction(this.view, groups) || { type: "meld", melds: groups });
       return;
     }
     const cards = this.codes(ui.selected);
     if (!cards.length) return this.say("Select the cards of a meld first (click them, or Enter/Space).");
-    const action = meldAction(this.view, cards);
-    if (action) this.send(action);
-    else this.say(this.explainMeld(cards));
+    const few = this.tooFew(cards);
+    if (few) return this.say(few);
+    this.send(meldAction(this.view, cards) || { type: "meld", cards });
   }
 
   /** Lay a card off on a table meld, or exchange a joker there (the selected card, or one dragged). */

@@ -199,22 +199,30 @@ const initial = (name) => String(name || "?").trim().charAt(0).toUpperCase();
 // -- staging a first meld, and the melds in hand -----------------------------------------------------
 
 /**
- * opts: {need, staged: [{codes, value}], total, candidates: [{cards, value, legal, used}],
+ * opts: {need, staged: [{codes, value}], total, unsure, candidates: [{cards, value, legal, used}],
  *        showValues, pick(cards), unstage(i), clear()}
+ * A staged group's value is null when view.candidates do not list it (more jokers than a
+ * listed meld holds, or no meld): it shows "?", and the total (of the others) "+ ?".
  */
 export function meldPanel(opts) {
   const parts = [];
   if (opts.need > 0) {
     const reached = opts.total >= opts.need;
+    const total = opts.unsure ? `${opts.total} + ?` : String(opts.total);
+    const hint = opts.unsure ? " — press Meld: the table counts the groups marked ?"
+      : reached ? " — press Meld to lay them down" : opts.staged.length ? " — add another group" : " — stage groups, then press Meld";
     parts.push(h("div", { class: "stage-head" },
-      h("strong", { class: ["first-total", reached && "reached"], id: "first-meld-total", dataset: { total: String(opts.total), need: String(opts.need) } },
-        `First meld: ${opts.total} of ${opts.need} points`),
-      h("span", { class: "hint" }, reached ? " — press Meld to lay them down" : opts.staged.length ? " — add another group" : " — stage groups, then press Meld"),
+      h("strong", {
+        class: ["first-total", reached && !opts.unsure && "reached", opts.unsure && "unsure"], id: "first-meld-total",
+        dataset: { total: String(opts.total), need: String(opts.need), unsure: String(Boolean(opts.unsure)) },
+      }, `First meld: ${total} of ${opts.need} points`),
+      h("span", { class: "hint" }, hint),
       opts.staged.length ? h("button", { class: "small", id: "clear-stage", onclick: opts.clear }, "Clear") : null),
     opts.staged.length ? h("ol", { class: "staged-groups", id: "staged-groups", "aria-label": "Staged groups" },
-      opts.staged.map((g, i) => h("li", { class: `stage-${i % 4}`, dataset: { value: String(g.value) } },
+      opts.staged.map((g, i) => h("li", { class: `stage-${i % 4}`, dataset: { value: g.value === null ? "?" : String(g.value) } },
         h("span", { class: "group-cards" }, g.codes.map((c) => miniCard(c))),
-        h("span", { class: "group-value" }, `${g.value}`),
+        g.value === null ? h("span", { class: "group-value unsure", title: "Counted by the table when you press Meld" }, "?")
+          : h("span", { class: "group-value" }, `${g.value}`),
         h("button", { class: "small", "aria-label": `Take back group ${i + 1}`, onclick: () => opts.unstage(i) }, "×")))) : null);
   }
   // The legal ones first; the list stays short (a long hand can hold many melds).
