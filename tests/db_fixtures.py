@@ -8,6 +8,8 @@ to it and ignores them as a plugin).
 
 - ``store_url``: parametrized over "sqlite" (a file in tmp_path) and "postgresql" (a database
   made for this test session, emptied before every test). Open it with ``Store.open``.
+- ``store``: a :class:`Store` opened (migrated to head) on ``store_url``, closed after the
+  test; a module takes it as ``store = db_fixtures.store`` beside ``store_url``.
 - ``pg_database_url``: the session's throwaway PostgreSQL database (created at first use,
   dropped at the end).
 
@@ -24,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,7 +34,7 @@ from typing import Any, TypeVar
 import asyncpg
 import pytest
 
-from cardtable.store import sqlite_url
+from cardtable.store import Store, sqlite_url
 
 PG_HOST = "127.0.0.1"
 PG_PORT = 5432
@@ -115,3 +117,11 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     url: str = request.getfixturevalue("pg_database_url")
     run_async(lambda: reset_pg_database(url.rsplit("/", 1)[1]))
     return url
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[Store]:
+    """A store on ``store_url``'s empty database (migrated to head), closed after the test."""
+    opened = await Store.open(store_url)
+    yield opened
+    await opened.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import socket
@@ -11,11 +12,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
-from cardtable.store import normalize_url, sqlite_url
+from cardtable.client import Client
+from cardtable.store import EventRecord, Store, TableRecord, normalize_url, sqlite_url
+
+if TYPE_CHECKING:
+    from local_server import LocalServer  # which takes free_port from here
 
 _HANDED_OUT: set[int] = set()
 
@@ -148,3 +154,53 @@ def server_on(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
         yield process
     finally:
         process.stop()
+
+
+async def stored(server: ServerProcess, table_id: str) -> tuple[TableRecord, list[EventRecord]]:
+    """A table's row and its event log as the server's database holds them (read by a store
+    of the test's own, closed after)."""
+    store = await Store.open(server.store_url)
+    try:
+        record = await store.get_table(table_id)
+        assert record is not None, f"no table {table_id} in the store"
+        return record, await store.load_events(table_id)
+    finally:
+        await store.close()
+
+
+# -- people with addresses and accounts of their own ------------------------------------------
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def proxied_server(request: pytest.FixtureRequest,
+                   tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server on each database (``server_on``) that trusts 127.0.0.1 as a proxy, so that
+    each test client speaks from an address of its own (``X-Forwarded-For``): the limits
+    per address (registrations, one player per address at a rated table) are the real ones.
+    A module takes it as its ``server``: ``server = proxied_server``."""
+    with server_on(request, tmp_path_factory, CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as process:
+        yield process
+
+
+PASSWORD = "plum tractor quietly orbits 9 lemons"  # strong enough for zxcvbn
+_addresses = itertools.count(1)
+
+
+def new_address() -> str:
+    """An address no other client of this test process has spoken from (in 198.18.0.0/15,
+    which is reserved for network tests)."""
+    n = next(_addresses)
+    return f"198.18.{n // 250}.{n % 250 + 1}"
+
+
+async def person(server: ServerProcess | LocalServer, username: str | None = None) -> Client:
+    """A browser of its own (its own cookies) from a new address, at a server that trusts
+    127.0.0.1 as a proxy; registered as ``username`` (with ``PASSWORD``) unless None.
+    Close it with ``aclose``."""
+    client = Client(server.base_url, frame_rate=None)
+    client.http.headers["X-Forwarded-For"] = new_address()
+    if username is not None:
+        made = await client.http.post("/api/account/register",
+                                      json={"username": username, "password": PASSWORD})
+        assert made.status_code == 200, made.text
+    return client

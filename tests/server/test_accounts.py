@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -31,7 +30,7 @@ from cardtable.server.accounts import (
 from cardtable.server.devices import COOKIE as DEVICE_COOKIE
 from cardtable.server.players import COOKIE
 from cardtable.store.players import DELETED_NAME
-from server_harness import ServerProcess, server_on
+from server_harness import ServerProcess, proxied_server
 
 pg_database_url = db_fixtures.pg_database_url
 HANG = 120
@@ -39,11 +38,7 @@ GOOD = "correct horse battery"
 _addresses = itertools.count(1)
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with server_on(request, tmp_path_factory, CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as process:
-        yield process
+server = proxied_server  # each test speaks from addresses of its own
 
 
 def browser(server: ServerProcess, address: str | None = None) -> httpx.AsyncClient:

@@ -18,8 +18,8 @@ from websockets.asyncio.client import ClientConnection
 
 import db_fixtures
 from cardtable.engine import get_game
-from cardtable.store import EventRecord, Store, TableRecord
-from server_harness import ServerProcess, server_on
+from cardtable.store import Store
+from server_harness import ServerProcess, server_on, stored
 from ws_helpers import play_simply, recv, recv_type, seated
 
 pg_database_url = db_fixtures.pg_database_url
@@ -52,16 +52,6 @@ def join(server: ServerProcess, code: str, name: str) -> Frame:
     assert answer.status_code == 200, answer.text
     grant: Frame = answer.json()
     return grant
-
-
-async def stored(server: ServerProcess, table_id: str) -> tuple[TableRecord, list[EventRecord]]:
-    store = await Store.open(server.store_url)
-    try:
-        record = await store.get_table(table_id)
-        assert record is not None
-        return record, await store.load_events(table_id)
-    finally:
-        await store.close()
 
 
 async def settle(ws: ClientConnection) -> list[Frame]:

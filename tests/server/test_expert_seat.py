@@ -11,8 +11,8 @@ import pytest
 
 from cardtable.bots.gin_simple import choose
 from cardtable.client import Client, Connection, play
-from server_harness import ServerProcess
-from test_server_leak import logged, true_states
+from server_harness import ServerProcess, stored
+from test_server_leak import true_states
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +48,7 @@ async def test_an_expert_seat_plays_two_hands_and_its_level_shows(server: Server
             # Answered whoever is to move (the expert may be thinking meanwhile).
             pong = await conn.ping(timeout=10)
             assert pong.t == "pong", pong
-    table, events = await logged(server, seat.table_id)
+    table, events = await stored(server, seat.table_id)
     assert {e.seat for e in events if e.kind == "action"} >= {0, 1}
     *_, (_version, state) = true_states(table, events)
     assert state.view(0)["hand"] >= 2  # a new deal after the expert's hand

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -38,6 +38,7 @@ from ws_helpers import recv
 
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
+store = db_fixtures.store
 XSS = '<img src=x onerror="alert(1)"><script>alert(2)</script> &amp; {{7*7}}'
 XSS_NAME = "<b>Cy</b><img src=x>"  # names have at most 24 characters
 Frame = dict[str, Any]
@@ -46,13 +47,6 @@ _markers = itertools.count(1)
 
 
 # -- the store ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = await Store.open(store_url)
-    yield opened
-    await opened.close()
 
 
 async def test_blocks_and_reports_in_the_store(store: Store) -> None:

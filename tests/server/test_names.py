@@ -7,8 +7,6 @@ server where the seats are concerned."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -25,13 +23,12 @@ from cardtable.store.migrate import upgrade
 from cardtable.store.models import players
 from cardtable.store.players import MatchRecord, MatchSeat
 from cardtable.store.ratings import ESTABLISHED
-from server_harness import ServerProcess, server_on
+from server_harness import PASSWORD, ServerProcess, person, proxied_server
 
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
-PASSWORD = "names are not passwords"
+store = db_fixtures.store
 EMPTY = "name: a name needs at least one visible character"
-_addresses = itertools.count(1)
 
 
 # -- the names themselves -------------------------------------------------------------------
@@ -86,13 +83,6 @@ def test_names_that_differ_keep_apart(one: str, other: str) -> None:
 
 
 # -- in the store -----------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = await Store.open(store_url)
-    yield opened
-    await opened.close()
 
 
 def rated_match(number: int, winner: str, loser: str) -> MatchRecord:
@@ -154,22 +144,7 @@ async def test_the_migration_keys_the_accounts_that_exist(store_url: str) -> Non
 # -- at a real server -------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with server_on(request, tmp_path_factory, CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as process:
-        yield process
-
-
-async def person(server: ServerProcess, username: str | None = None) -> Client:
-    """A browser from an address of its own; registered as ``username`` unless None."""
-    client = Client(server.base_url, frame_rate=None)
-    client.http.headers["X-Forwarded-For"] = f"198.19.0.{next(_addresses)}"
-    if username is not None:
-        made = await client.http.post("/api/account/register",
-                                      json={"username": username, "password": PASSWORD})
-        assert made.status_code == 200, made.text
-    return client
+server = proxied_server  # each client from an address of its own
 
 
 async def seats(client: Client, code: str) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -32,14 +32,8 @@ from server_harness import ServerProcess, server_on
 
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
+store = db_fixtures.store
 HANG = 120  # seconds: a hang guard, never a measure
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = await Store.open(store_url)
-    yield opened
-    await opened.close()
 
 
 def a_match(number: int, ann: str | None, ended: str | None = None, won: bool = True,

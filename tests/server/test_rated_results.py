@@ -10,8 +10,8 @@ A real server on SQLite and on PostgreSQL, real sockets; the seat grace is a few
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,14 +24,13 @@ from cardtable.store import Store
 from cardtable.store.players import DELETED_NAME, MatchRecord, MatchSeat
 from cardtable.store.ratings import Rating, rate
 from local_server import LocalServer, eventually
-from server_harness import ServerProcess, server_on
+from server_harness import PASSWORD, ServerProcess, person, server_on
 
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
+store = db_fixtures.store
 GRACE = 3  # seconds a dropped seat is held (CARDTABLE_SEAT_GRACE)
 HANG = 120
-PASSWORD = "plum tractor quietly orbits 9 lemons"
-_addresses = itertools.count(1)
 
 
 def fresh_result(ranks: list[int]) -> list[float]:
@@ -44,13 +43,6 @@ WINNER, LOSER = fresh_result([1, 2])
 
 
 # -- the store: a deleted account is a leaver ----------------------------------------------
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = await Store.open(store_url)
-    yield opened
-    await opened.close()
 
 
 async def test_a_deleted_winner_is_ranked_last_and_the_other_still_rated(store: Store) -> None:
@@ -82,24 +74,20 @@ def server(request: pytest.FixtureRequest,
         yield process
 
 
-async def person(server: ServerProcess | LocalServer, username: str) -> Client:
-    """A registered player's browser, from an address of its own."""
-    client = Client(server.base_url, frame_rate=None)
-    client.http.headers["X-Forwarded-For"] = f"198.18.1.{next(_addresses)}"
-    made = await client.http.post("/api/account/register",
-                                  json={"username": username, "password": PASSWORD})
-    assert made.status_code == 200, made.text
-    return client
-
-
+@asynccontextmanager
 async def rated_pair(server: ServerProcess | LocalServer, tag: str, **settings: Any
-                     ) -> tuple[Client, Client, Seat, Seat]:
-    """Ann (host) and Bob seated at a one-deal rated Gin table: the match is dealt."""
+                     ) -> AsyncIterator[tuple[Client, Client, Seat, Seat]]:
+    """Ann (host) and Bob seated at a one-deal rated Gin table: the match is dealt. Their
+    clients are closed at the end."""
     ann = await person(server, f"ann{tag}{server.port}")
     bob = await person(server, f"bob{tag}{server.port}")
-    seat = await ann.create_table("gin", {"deals": 1}, opponent="friend", name="Ann",
-                                  settings={"rated": True, "turn_time": 0, **settings})
-    return ann, bob, seat, await bob.join(seat.code, "Bob")
+    try:
+        seat = await ann.create_table("gin", {"deals": 1}, opponent="friend", name="Ann",
+                                      settings={"rated": True, "turn_time": 0, **settings})
+        yield ann, bob, seat, await bob.join(seat.code, "Bob")
+    finally:
+        await ann.aclose()
+        await bob.aclose()
 
 
 async def rating(client: Client) -> float | None:
@@ -131,8 +119,7 @@ async def drop_until_seen(bob: Connection, ann: Connection, drops: int) -> None:
 
 async def test_away_past_the_grace_loses_the_rated_match_even_after_a_restart(
         server: ServerProcess) -> None:
-    ann, bob, seat, other = await rated_pair(server, "g")
-    try:
+    async with rated_pair(server, "g") as (ann, bob, seat, other):
         async with ann.connect(seat) as a:
             async with bob.connect(other) as b:
                 await a.wait_for(lambda c: bool(c.view) and bob_seat(c)["connected"], 20)
@@ -150,15 +137,11 @@ async def test_away_past_the_grace_loses_the_rated_match_even_after_a_restart(
         # He sat down as "Bob" signed in: he sits under his username (docs/players.md).
         assert match["rated"] and match["seats"][1]["name"] == f"bobg{server.port}"
         assert match["seats"][1]["won"] is False
-    finally:
-        await ann.aclose()
-        await bob.aclose()
 
 
 async def test_three_drops_lose_a_rated_match_and_none_count_at_practice(
         server: ServerProcess) -> None:
-    ann, bob, seat, other = await rated_pair(server, "d")
-    try:
+    async with rated_pair(server, "d") as (ann, bob, seat, other):
         async with ann.connect(seat) as a:
             for drops in (1, 2, 3):
                 b = bob.connect(other)
@@ -183,16 +166,12 @@ async def test_three_drops_lose_a_rated_match_and_none_count_at_practice(
             await b.close()
             await a.wait_for(lambda c: not bob_seat(c)["connected"], 20)
             assert bob_seat(a)["drops"] == 0 and bob_seat(a)["forfeited"] is False
-    finally:
-        await ann.aclose()
-        await bob.aclose()
 
 
 async def test_turns_played_for_a_sleeper_are_his_own(server: ServerProcess) -> None:
     """He stays connected and lets every turn run out (15 s turns last 0.75 s here): the
     server plays them, then a computer stands in; the match is rated as played."""
-    ann, bob, seat, other = await rated_pair(server, "t", turn_time=15)
-    try:
+    async with rated_pair(server, "t", turn_time=15) as (ann, bob, seat, other):
         async with ann.connect(seat) as a, bob.connect(other) as b:
             await a.wait_for(lambda c: bool(c.view), 20)
             await asyncio.wait_for(asyncio.gather(play(a, choose), watch(b)), HANG)
@@ -202,35 +181,27 @@ async def test_turns_played_for_a_sleeper_are_his_own(server: ServerProcess) -> 
         won = [s["won"] for s in match["seats"]]
         ranks = [1, 1] if won == [False, False] else [1 if w else 2 for w in won]
         assert [await rating(ann), await rating(bob)] == fresh_result(ranks)
-    finally:
-        await ann.aclose()
-        await bob.aclose()
 
 
 async def test_no_hints_at_a_rated_table(server: ServerProcess) -> None:
-    ann, bob, seat, other = await rated_pair(server, "h")
-    try:
-        async with ann.connect(seat) as a, bob.connect(other) as b:
-            await a.wait_for(lambda c: bool(c.view), 20)
-            asker = a if a.my_turn else b
-            await asker.wait_for(lambda c: c.my_turn, 20)
-            version = asker.version
-            with pytest.raises(ActionRefused) as refused:
-                await asker.hint()
-            assert refused.value.code == "hints_rated"
-            assert "rated table" in refused.value.frame.d["message"]
-            assert (await asker.ping()).v == version  # nothing changed
-            info = await ann.table_info(seat.code)
-            assert info["settings"]["rated"] is True  # what the browser hides its button by
-    finally:
-        await ann.aclose()
-        await bob.aclose()
+    async with (rated_pair(server, "h") as (ann, bob, seat, other),
+                ann.connect(seat) as a, bob.connect(other) as b):
+        await a.wait_for(lambda c: bool(c.view), 20)
+        asker = a if a.my_turn else b
+        await asker.wait_for(lambda c: c.my_turn, 20)
+        version = asker.version
+        with pytest.raises(ActionRefused) as refused:
+            await asker.hint()
+        assert refused.value.code == "hints_rated"
+        assert "rated table" in refused.value.frame.d["message"]
+        assert (await asker.ping()).v == version  # nothing changed
+        info = await ann.table_info(seat.code)
+        assert info["settings"]["rated"] is True  # what the browser hides its button by
 
 
 async def test_a_loser_who_deletes_his_account_still_lets_the_winner_win(
         server: ServerProcess) -> None:
-    ann, bob, seat, other = await rated_pair(server, "x")
-    try:
+    async with rated_pair(server, "x") as (ann, bob, seat, other):
         async with ann.connect(seat) as a, bob.connect(other) as b:
             await a.wait_for(lambda c: bool(c.view), 20)
             gone = await bob.http.post("/api/account/delete", json={"password": PASSWORD})
@@ -240,9 +211,6 @@ async def test_a_loser_who_deletes_his_account_still_lets_the_winner_win(
         match = await last_match(ann)
         assert match["rated"] and match["seats"][1]["name"] == DELETED_NAME
         assert match["seats"][1]["player_id"] is None and match["seats"][1]["won"] is False
-    finally:
-        await ann.aclose()
-        await bob.aclose()
 
 
 # -- eviction keeps the count ------------------------------------------------------------------
@@ -262,8 +230,7 @@ def local(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
 
 
 async def test_the_drops_of_a_rated_match_outlive_an_eviction(local: LocalServer) -> None:
-    ann, bob, seat, other = await rated_pair(local, "e")
-    try:
+    async with rated_pair(local, "e") as (ann, bob, seat, other):
         a = ann.connect(seat)
         await a.open()
         b = bob.connect(other)
@@ -282,6 +249,3 @@ async def test_the_drops_of_a_rated_match_outlive_an_eviction(local: LocalServer
             assert bob_seat(a)["forfeited"] is False
             await drop_until_seen(b, a, 3)
             assert bob_seat(a)["forfeited"] is True
-    finally:
-        await ann.aclose()
-        await bob.aclose()

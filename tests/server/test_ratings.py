@@ -7,8 +7,6 @@ On SQLite and PostgreSQL, at a real server for the table rules."""
 from __future__ import annotations
 
 import asyncio
-import itertools
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,13 +18,12 @@ from cardtable.client import Client, Connection, Frame, play
 from cardtable.store import Store
 from cardtable.store.players import MatchRecord, MatchSeat
 from cardtable.store.ratings import ESTABLISHED, Rating, display, rate
-from server_harness import ServerProcess, server_on
+from server_harness import ServerProcess, person, proxied_server
 
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
+store = db_fixtures.store
 HANG = 120
-PASSWORD = "rated and ready"
-_addresses = itertools.count(1)
 
 
 def test_the_winner_rises_the_loser_falls_and_partners_move_together() -> None:
@@ -40,13 +37,6 @@ def test_the_winner_rises_the_loser_falls_and_partners_move_together() -> None:
              [Rating("e", "spades", 25, 8, 0), Rating("w", "spades", 25, 8, 0)]]
     [[n, s], [e, w]] = rate(sides, [1, 2])
     assert n.mu > 25 and s.mu > 30 and e.mu < 25 and w.mu < 25 and s.matches == 13
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = await Store.open(store_url)
-    yield opened
-    await opened.close()
 
 
 def rated_match(number: int, winner: str, loser: str, rated: bool = True) -> MatchRecord:
@@ -84,23 +74,7 @@ async def test_rated_matches_move_ratings_once_and_fill_the_board(store: Store) 
 # -- at a real server -----------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with server_on(request, tmp_path_factory, CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as process:
-        yield process
-
-
-async def person(server: ServerProcess, username: str | None,
-                 address: str | None = None) -> Client:
-    """A browser from an address of its own; registered as ``username`` unless None."""
-    client = Client(server.base_url, frame_rate=None)
-    client.http.headers["X-Forwarded-For"] = address or f"198.18.0.{next(_addresses)}"
-    if username is not None:
-        made = await client.http.post("/api/account/register",
-                                      json={"username": username, "password": PASSWORD})
-        assert made.status_code == 200, made.text
-    return client
+server = proxied_server  # each client from an address of its own (one player per address)
 
 
 async def rating(client: Client, game: str = "gin") -> dict[str, Any] | None:

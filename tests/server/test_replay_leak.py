@@ -25,9 +25,10 @@ import db_fixtures
 from cardtable.client import Client, play
 from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.cards import str_card
-from cardtable.store import EventRecord, Store, TableRecord
+from cardtable.store import EventRecord, TableRecord
 from conformance import cards_in, forbidden
-from server_harness import ServerProcess, server_on
+from match_log import logged_matches
+from server_harness import ServerProcess, server_on, stored
 
 pg_database_url = db_fixtures.pg_database_url
 TESTS = Path(__file__).resolve().parents[1]
@@ -37,7 +38,6 @@ PLAYED = [("gin", 2, {"target": 200}), ("rummy", 3, {}), ("rummy500", 3, {}),
           ("romme", 3, {}), ("indian", 3, {"preset": "deals", "deals": 6}),  # no drops
           ("spades", 4, {"blind_nil_margin": 0}),  # blind nil at any score: exchanges early
           *((name, get_game(name).players[0], {}) for name in PLUGINS)]
-NEW_MATCH = ("start", "rematch", "redeal")
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -76,28 +76,15 @@ async def play_some(server: ServerProcess, game: str, players: int,
     return host.table_id
 
 
-async def logged(server: ServerProcess, table_id: str) -> tuple[TableRecord, list[EventRecord]]:
-    store = await Store.open(server.store_url)
-    try:
-        record = await store.get_table(table_id)
-        assert record is not None
-        return record, await store.load_events(table_id)
-    finally:
-        await store.close()
-
-
 def hidden_at_each_step(record: TableRecord, events: list[EventRecord]
                         ) -> tuple[int, list[set[int]], list[Action], bool]:
     """From the log alone: the match's start version, the cards hidden from a spectator
     after each of its moves (0: the deal), its moves, and whether a move had a private
     side (a card only its seat learnt)."""
-    begin = next(e for e in events if e.kind in NEW_MATCH)
-    moves = [e for e in events if e.version > begin.version]
-    assert all(e.kind in ("action", "timeout", "auto") for e in moves), "one match only"
-    chance = list(begin.chance) + [c for e in moves for c in e.chance]
-    state = get_game(record.game).replay({
-        "game": record.game, "options": begin.payload.get("options") or record.options,
-        "players": record.players, "chance": chance, "actions": []})
+    matches = logged_matches(record, events)
+    assert len(matches) == 1 and matches[0].events == matches[0].moves, "one match only"
+    match, moves = matches[0], matches[0].moves
+    state = match.replay(record, actions=False)
     hidden: list[set[int]] = []
     actions: list[Action] = []
     private, deal, public = False, None, set[int]()
@@ -111,7 +98,7 @@ def hidden_at_each_step(record: TableRecord, events: list[EventRecord]
         public |= set(cards_in(state.view(None)))
         hidden.append(forbidden(zones, None, public))
     assert not state.is_over(), "the match ended: its replay would be face up"
-    return begin.version, hidden, actions, private
+    return match.version, hidden, actions, private
 
 
 def named(step: dict[str, Any]) -> set[int]:
@@ -127,7 +114,7 @@ def named(step: dict[str, Any]) -> set[int]:
 async def test_a_live_replay_names_no_card_a_spectator_cannot_see(
         server: ServerProcess, game: str, players: int, options: dict[str, Any]) -> None:
     table_id = await play_some(server, game, players, options)
-    record, events = await logged(server, table_id)
+    record, events = await stored(server, table_id)
     start, hidden, actions, private = hidden_at_each_step(record, events)
     assert len(actions) >= MOVES and private, "no hidden draw was walked"
     if game == "spades":  # two cards each way, face down between partners

@@ -5,36 +5,13 @@ SQLite and PostgreSQL, at a real server."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 import db_fixtures
-from cardtable.client import Client
-from server_harness import ServerProcess, server_on
+from server_harness import ServerProcess, person, proxied_server
 
 pg_database_url = db_fixtures.pg_database_url
-PASSWORD = "seats with a check mark"
-_addresses = itertools.count(1)
-
-
-@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with server_on(request, tmp_path_factory, CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as process:
-        yield process
-
-
-async def person(server: ServerProcess, username: str | None = None) -> Client:
-    client = Client(server.base_url, frame_rate=None)
-    client.http.headers["X-Forwarded-For"] = f"198.19.1.{next(_addresses)}"
-    if username is not None:
-        made = await client.http.post("/api/account/register",
-                                      json={"username": username, "password": PASSWORD})
-        assert made.status_code == 200, made.text
-    return client
+server = proxied_server  # each client from an address of its own
 
 
 def marks(seats: list[dict[str, Any]]) -> list[tuple[str | None, bool]]:

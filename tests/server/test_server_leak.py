@@ -36,10 +36,10 @@ from cardtable.engine.api import State
 from cardtable.engine.cards import str_card
 from cardtable.fairness import Shuffle
 from cardtable.server.table_replay import NEW_MATCH
-from cardtable.store import EventRecord, Store, TableRecord
+from cardtable.store import EventRecord, TableRecord
 from conformance import cards_in, forbidden
 from match_log import logged_matches
-from server_harness import ServerProcess
+from server_harness import ServerProcess, stored
 
 TESTS = Path(__file__).resolve().parents[1]
 # Games registered from outside the package (the toy of tests/toy_war.py): the server
@@ -206,16 +206,6 @@ def problems(frames: dict[Receiver, list[Frame]], truth: dict[int, Truth]) -> li
     return found
 
 
-async def logged(server: ServerProcess, table_id: str) -> tuple[TableRecord, list[EventRecord]]:
-    store = await Store.open(server.store_url)
-    try:
-        table = await store.get_table(table_id)
-        assert table is not None
-        return table, await store.load_events(table_id)
-    finally:
-        await store.close()
-
-
 def plugin_env(*games: str) -> dict[str, str]:
     """The environment of a server that loads the modules of ``games`` at start."""
     modules = ",".join(get_game(name).state.__module__ for name in games)
@@ -235,7 +225,7 @@ async def test_no_frame_leaks_a_hidden_card(server: ServerProcess) -> None:
     assert any(t.matches > 1 for t in tables), "no rematch was played"
     checked = 0
     for watched in tables:
-        table, events = await logged(server, watched.table_id)
+        table, events = await stored(server, watched.table_id)
         truth = truths(table, events)
         assert [e.kind for e in events][:1] == ["start"] and not truth[0].dealt
         check_every_version(watched.frames, truth)
@@ -250,7 +240,7 @@ async def test_the_checker_flags_a_tampered_frame(server: ServerProcess) -> None
     """The check can fail: slip the opponent's card into one seat's frame."""
     async with Client(server.base_url) as client:
         watched = await asyncio.wait_for(play_table(client, 1, {"target": 1}), 60)
-    table, events = await logged(server, watched.table_id)
+    table, events = await stored(server, watched.table_id)
     truth = truths(table, events)
     assert problems(watched.frames, truth) == []
     frame = next(f for f in watched.frames[0]
@@ -337,7 +327,7 @@ async def play_seated_table(client: Client, game: str, options: dict[str, Any], 
 async def check_tables(server: ServerProcess, tables: list[Watched], players: int) -> None:
     """Every receiver got every version, no frame leaks, no hand of another seat shown early."""
     for watched in tables:
-        table, events = await logged(server, watched.table_id)
+        table, events = await stored(server, watched.table_id)
         truth = truths(table, events)
         check_every_version(watched.frames, truth)
         assert problems(watched.frames, truth) == []
@@ -406,7 +396,7 @@ async def test_automatic_moves_and_stand_ins_leak_nothing(
                 watching.cancel()
                 await asyncio.gather(watching, return_exceptions=True)
                 await spectator.wait_for(lambda c: c.version >= final, timeout=10)
-        record, events = await logged(server, ann.table_id)
+        record, events = await stored(server, ann.table_id)
         kinds = {e.kind for e in events}
         assert {"timeout", "auto"} <= kinds and "action" not in kinds, kinds
         assert problems(table.frames, truths(record, events)) == []

@@ -36,9 +36,9 @@ import db_fixtures
 from cardtable.bots.levels import bot_for
 from cardtable.client import ActionRefused, Client, Connection, Frame
 from cardtable.engine.api import Action, State
-from cardtable.store import EventRecord, Store, TableRecord
+from cardtable.store import EventRecord, TableRecord
 from match_log import logged_matches
-from server_harness import ServerProcess
+from server_harness import ServerProcess, stored
 
 pg_database_url = db_fixtures.pg_database_url
 
@@ -187,16 +187,6 @@ async def snapshot_after_reconnect(conn: Connection) -> Frame:
     while (frame := await conn.recv()).t != "view":
         pass
     return frame
-
-
-async def stored(server: ServerProcess, table_id: str) -> tuple[TableRecord, list[EventRecord]]:
-    store = await Store.open(server.store_url)
-    try:
-        record = await store.get_table(table_id)
-        assert record is not None
-        return record, await store.load_events(table_id)
-    finally:
-        await store.close()
 
 
 def replay_log_only(record: TableRecord, events: list[EventRecord]) -> State:

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from cardtable.store.models import card_tables, metadata
 # imported db_fixtures.py (pytest parses a module's fixtures once, under its first node id).
 pg_database_url = db_fixtures.pg_database_url
 store_url = db_fixtures.store_url
+store = db_fixtures.store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,13 +57,6 @@ def table(table_id: str = "t_8mQ2xK1v", code: str = "K7PX3M",
 def action(version: int, seat: int | None = 0, cmd_id: str | None = None) -> EventRecord:
     return EventRecord(version=version, kind="action", seat=seat, cmd_id=cmd_id,
                        payload={"type": "discard", "card": "7h"}, chance=[[1, 2, 3]])
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    opened = await Store.open(store_url)
-    yield opened
-    await opened.close()
 
 
 async def test_migrations_create_the_schema_and_rerun_as_no_ops(store_url: str) -> None:

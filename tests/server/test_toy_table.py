@@ -21,8 +21,8 @@ import pytest
 
 from cardtable.client import Client, Frame, play
 from cardtable.engine import get_game
-from server_harness import ServerProcess
-from test_server_leak import Watched, follow, logged, plugin_env, problems, true_states, truths
+from server_harness import ServerProcess, stored
+from test_server_leak import Watched, follow, plugin_env, problems, true_states, truths
 from toy_war import TITLE
 from toy_war_bot import choose
 
@@ -60,7 +60,7 @@ async def test_a_whole_match_against_the_computer_replays_from_the_log(
             final = conn.view
     assert played > 0 and final["phase"] == "match_over"
     assert final["result"]["winner"] in (0, 1) and max(final["scores"]) >= 10
-    table, events = await logged(toy_server, seat.table_id)
+    table, events = await stored(toy_server, seat.table_id)
     assert table.game == GAME and {e.seat for e in events} == {0, 1}
     *_, (version, state) = true_states(table, events)
     assert version == conn.version and state.view(0) == final
@@ -92,7 +92,7 @@ async def test_turns_that_run_out_are_played_as_the_descriptor_says(
                 watching.cancel()
                 await asyncio.gather(watching, return_exceptions=True)
                 await spectator.wait_for(lambda c: c.version >= final, timeout=10)
-        record, events = await logged(server, ann.table_id)
+        record, events = await stored(server, ann.table_id)
         start, first, second = events[:3]  # dealt when Bob took the last seat
         assert start.kind == "start" and start.chance
         assert (first.kind, first.payload["type"]) == ("timeout", "draw_stock")
