@@ -15,9 +15,11 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -32,7 +34,7 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from server_harness import free_port
+from server_harness import PASSWORD, free_port, new_address
 
 # What a table page shows of itself, for a failure's message.
 PAGE_STATE = """() => { const q = (s) => document.querySelector(s);
@@ -109,8 +111,11 @@ class WebServer:
 
 
 @contextmanager
-def running_server(data_dir: Path, bot_delay: float = 0.05) -> Iterator[WebServer]:
-    server = WebServer(data_dir, bot_delay).start()
+def running_server(data_dir: Path, bot_delay: float = 0.05, **env: str) -> Iterator[WebServer]:
+    """A started server with ``env`` in its environment; stopped at the end."""
+    server = WebServer(data_dir, bot_delay)
+    server.env.update(env)
+    server.start()
     try:
         yield server
     finally:
@@ -134,6 +139,16 @@ def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def screenshot_sizes(page: Page, name: str) -> None:
+    """Screenshots ``<name>-<size>`` of the page at each of :data:`SIZES` (each after the
+    page re-fit itself: 150 ms), then the page back at :data:`DESKTOP`."""
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(150)
+        screenshot(page, f"{name}-{size}")
+    page.set_viewport_size(DESKTOP)
 
 
 def watch_console(page: Page) -> list[str]:
@@ -352,6 +367,80 @@ def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, 
     page.on("websocket", watch)
     page.on("close", lambda _: SOCKET_FRAMES.pop(id(page), None))
     return context, page
+
+
+STORAGE_KEY = "cardtable.v1"  # where the site keeps a browser's seats and preferences
+
+
+def remember_seat(page: Page, base_url: str, grant: Mapping[str, Any]) -> None:
+    """What the home page does after creating or joining a table: keep the seat's token
+    (``grant``: code, table_id, seat, token) beside the seats the browser holds already.
+    The table's page, opened next, sits in that seat."""
+    page.goto(f"{base_url}/")  # localStorage is the site's own
+    page.evaluate(
+        """([key, grant]) => {
+             const data = JSON.parse(localStorage.getItem(key) || "{}");
+             data.seats = data.seats || {};
+             data.seats[grant.code] = {table_id: grant.table_id, seat: grant.seat,
+                                       token: grant.token, at: Date.now()};
+             localStorage.setItem(key, JSON.stringify(data));
+           }""", [STORAGE_KEY, grant])
+
+
+def registered_page(browser: Browser, base_url: str, username: str
+                    ) -> tuple[BrowserContext, Page]:
+    """A browser of its own (a desktop context) from an address of its own, signed in to a
+    new account ``username`` (with ``PASSWORD``): the server must trust 127.0.0.1 as a
+    proxy (``CARDTABLE_TRUSTED_PROXIES``)."""
+    context = browser.new_context(viewport=DESKTOP,
+                                  extra_http_headers={"X-Forwarded-For": new_address()})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    made = page.request.post(f"{base_url}/api/account/register",
+                             data={"username": username, "password": PASSWORD})
+    assert made.ok, made.text()
+    return context, page
+
+
+@dataclass
+class RatedGin:
+    """Ann (the host) and Bob at a one-deal rated Gin table, each signed in to an account of
+    his own in a browser of his own (from an address of his own), the table on his page."""
+
+    ann: Page
+    bob: Page
+    grants: list[dict[str, Any]]  # Ann's seat, Bob's (each with the table's code)
+    problems: list[str]  # what Ann's page logged as errors, from its first load
+
+
+@contextmanager
+def rated_gin_table(browser: Browser, server: WebServer, **settings: Any) -> Iterator[RatedGin]:
+    """A :class:`RatedGin` at ``server``, which must trust 127.0.0.1 as a proxy (a rated
+    table takes one player per address); the table has ``settings`` too. The accounts are
+    ``Ann<port>`` and ``Bob<port>``; the browsers are closed at the end."""
+    base, contexts = server.base_url, []
+    try:
+        for name in ("Ann", "Bob"):
+            contexts.append(registered_page(browser, base, f"{name}{server.port}")[0])
+        ann, bob = (context.pages[0] for context in contexts)
+        problems = watch_console(ann)
+        created = ann.request.post(f"{base}/api/tables", data={
+            "game": "gin", "options": {"deals": 1}, "opponent": "friend", "name": "Ann",
+            "settings": {"rated": True, **settings}})
+        assert created.ok, created.text()
+        grant = created.json()
+        joined = bob.request.post(f"{base}/api/tables/{grant['code']}/join", data={"name": "Bob"})
+        assert joined.ok, joined.text()
+        grants = [grant, {**joined.json(), "code": grant["code"]}]
+        for page, seat in ((ann, grant), (bob, grants[1])):
+            remember_seat(page, base, seat)
+            page.goto(f"{base}/t/{grant['code']}")
+            page.wait_for_selector(".gin[data-phase]")
+            page.wait_for_selector("#rated-tag:not([hidden])")
+        yield RatedGin(ann, bob, grants, problems)
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def centre(page: Page, selector: str, dx: float | None = None) -> tuple[float, float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser
 
-from browser_harness import DESKTOP, SIZES, new_page, screenshot, watch_console
+from browser_harness import DESKTOP, new_page, screenshot_sizes, watch_console
 from test_browser_players import play_one_hand
 
 PASSWORD = "violets are blue"
@@ -28,11 +28,7 @@ def test_a_guest_registers_signs_out_and_signs_in_elsewhere(browser: Browser,
         page.click("#account-corner")
         page.wait_for_selector("#register")
         assert "guest Ivy" in page.inner_text("#account-state")
-        for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
-            page.wait_for_timeout(150)
-            screenshot(page, f"account-{size}")
-        page.set_viewport_size(DESKTOP)
+        screenshot_sizes(page, "account")
 
         page.fill("#register-username", "Ivy")
         page.fill("#register-password", "password123")
@@ -42,11 +38,7 @@ def test_a_guest_registers_signs_out_and_signs_in_elsewhere(browser: Browser,
         page.click("#register button[type=submit]")
         page.wait_for_selector("#register-error:has-text('too easy to guess')")
         assert "Avoid repeated words" in page.inner_text("#register-error")
-        for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
-            page.wait_for_timeout(150)
-            screenshot(page, f"account-weak-{size}")
-        page.set_viewport_size(DESKTOP)
+        screenshot_sizes(page, "account-weak")
         page.fill("#register-password", PASSWORD)
         page.click("#register button[type=submit]")
         page.wait_for_selector("#account-state:has-text('Signed in as Ivy')")

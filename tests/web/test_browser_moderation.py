@@ -19,12 +19,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from browser_harness import DESKTOP, SIZES, WebServer, new_page, screenshot, watch_console
+from browser_harness import (
+    DESKTOP,
+    SIZES,
+    WebServer,
+    new_page,
+    remember_seat,
+    screenshot,
+    watch_console,
+)
 from cardtable.server.moderation import HOST_REFUSES
 from cardtable.store import Store, sqlite_url
 from db_fixtures import run_async
 
-STORAGE_KEY = "cardtable.v1"
 XSS = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> &amp; bye'
 Grant = dict[str, Any]
 
@@ -86,14 +93,7 @@ class Person:
         return str(me["player_id"])
 
     def sit(self, grant: Grant) -> Page:
-        self.page.evaluate(
-            """([key, g]) => {
-                 const data = JSON.parse(localStorage.getItem(key) || "{}");
-                 data.seats = data.seats || {};
-                 data.seats[g.code] = {table_id: g.table_id, seat: g.seat, token: g.token,
-                                       at: Date.now()};
-                 localStorage.setItem(key, JSON.stringify(data));
-               }""", [STORAGE_KEY, grant])
+        remember_seat(self.page, self.base_url, grant)
         self.page.goto(f"{self.base_url}/t/{grant['code']}")
         self.page.wait_for_selector('.conn[data-state="connected"]')
         self.page.wait_for_selector(".seat-chip")

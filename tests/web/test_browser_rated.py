@@ -9,66 +9,31 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
 
-from browser_harness import DESKTOP, SIZES, GinPlayer, WebServer, screenshot, watch_console
-
-PASSWORD = "two can play"
+from browser_harness import (
+    GinPlayer,
+    WebServer,
+    rated_gin_table,
+    running_server,
+    screenshot,
+    screenshot_sizes,
+)
 
 
 @pytest.fixture(scope="module")
 def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    server = WebServer(Path(tmp_path_factory.mktemp("rated")))
-    server.env["CARDTABLE_TRUSTED_PROXIES"] = "127.0.0.1"
-    server.start()
-    try:
+    with running_server(tmp_path_factory.mktemp("rated"),
+                        CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as server:
         yield server
-    finally:
-        server.stop()
-
-
-def sit(page: Page, base: str, grant: dict) -> None:
-    page.evaluate(
-        """([code, g]) => localStorage.setItem('cardtable.v1', JSON.stringify({seats: {
-             [code]: {table_id: g.table_id, seat: g.seat, token: g.token, at: Date.now()}}}))""",
-        [grant["code"], grant])
-    page.goto(f"{base}/t/{grant['code']}")
-    page.wait_for_selector(".gin[data-phase]")
 
 
 def test_a_rated_match_in_two_browsers(browser: Browser, rated_server: WebServer) -> None:
     base = rated_server.base_url
-    pages: list[Page] = []
-    contexts = []
-    for number, name in enumerate(("Ann", "Bob"), 1):
-        address = {"X-Forwarded-For": f"198.51.100.{number}"}
-        context = browser.new_context(viewport=DESKTOP, extra_http_headers=address)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        contexts.append(context)
-        pages.append(page)
-        page.goto(f"{base}/")
-        made = page.request.post(f"{base}/api/account/register",
-                                 data={"username": f"{name}{rated_server.port}",
-                                       "password": PASSWORD})
-        assert made.ok, made.text()
-    ann, bob = pages
-    try:
-        problems = watch_console(ann)
-        created = ann.request.post(f"{base}/api/tables", data={
-            "game": "gin", "options": {"deals": 1}, "opponent": "friend", "name": "Ann",
-            "settings": {"rated": True}})
-        assert created.ok, created.text()
-        grant = created.json()
-        joined = bob.request.post(f"{base}/api/tables/{grant['code']}/join", data={"name": "Bob"})
-        assert joined.ok, joined.text()
-        sit(ann, base, grant)
-        sit(bob, base, {**joined.json(), "code": grant["code"]})
-        for page in pages:
-            page.wait_for_selector("#rated-tag:not([hidden])")
+    with rated_gin_table(browser, rated_server) as table:
+        ann, bob, pages = table.ann, table.bob, [table.ann, table.bob]
         screenshot(ann, "rated-table")
 
         players = [GinPlayer(ann), GinPlayer(bob)]
@@ -97,18 +62,14 @@ def test_a_rated_match_in_two_browsers(browser: Browser, rated_server: WebServer
         values = [float(s.rstrip("?")) for s in standings]
         match = page.request.get(f"{base}/api/players/{me['player_id']}").json()["recent"][0]
         winners = [s["seat"] for s in match["seats"] if s["won"]]
-        seat_of = [grant["seat"], joined.json()["seat"]]  # Ann's page, Bob's page
+        seat_of = [grant["seat"] for grant in table.grants]  # Ann's page, Bob's page
         if winners:
             assert len(winners) == 1, match
             won = seat_of.index(winners[0])
             assert values[won] > values[1 - won], (standings, match)
         else:
             assert values[0] == values[1] > 0, (standings, match)
-        for size, viewport in SIZES.items():
-            ann.set_viewport_size(viewport)
-            ann.wait_for_timeout(150)
-            screenshot(ann, f"rated-profile-{size}")
-        ann.set_viewport_size(DESKTOP)
+        screenshot_sizes(ann, "rated-profile")
         # The rated match's replay steps through it, hands face up, its deals proved.
         ann.click("#match-list .match-row .replay-link")
         ann.wait_for_selector('#replay-fair[data-fair="ok"]')
@@ -122,7 +83,4 @@ def test_a_rated_match_in_two_browsers(browser: Browser, rated_server: WebServer
         assert "more rated matches to be listed" in ann.inner_text("#board-you")
         assert ann.locator("#board-empty").count() == 1
         screenshot(ann, "rated-leaderboard")
-        assert problems == []
-    finally:
-        for context in contexts:
-            context.close()
+        assert table.problems == []

@@ -24,13 +24,14 @@ from browser_harness import (
     DESKTOP,
     FAKE_WEBSOCKET_JS,
     PHONE_LANDSCAPE,
+    STORAGE_KEY,
     WebServer,
     new_page,
+    remember_seat,
     screenshot,
     watch_console,
 )
 
-STORAGE_KEY = "cardtable.v1"
 NO_TIMER = {"turn_time": 0}
 
 
@@ -71,25 +72,12 @@ def table_info(base_url: str, code: str) -> dict[str, Any]:
     return info
 
 
-def remember(page: Page, base_url: str, grant: dict[str, Any]) -> None:
-    """What the home page does after creating or joining: keep the seat token."""
-    page.goto(f"{base_url}/")
-    page.evaluate(
-        """([key, grant]) => {
-             const data = JSON.parse(localStorage.getItem(key) || "{}");
-             data.seats = data.seats || {};
-             data.seats[grant.code] = {table_id: grant.table_id, seat: grant.seat,
-                                       token: grant.token, at: Date.now()};
-             localStorage.setItem(key, JSON.stringify(data));
-           }""", [STORAGE_KEY, grant])
-
-
 def seated_page(browser: Browser, base_url: str, grant: dict[str, Any],
                 viewport: Any = DESKTOP) -> tuple[BrowserContext, Page, list[str]]:
     """A new browser (context) sitting in the seat of ``grant``."""
     context, page = new_page(browser, viewport)
     problems = watch_console(page)
-    remember(page, base_url, grant)
+    remember_seat(page, base_url, grant)
     page.goto(f"{base_url}/t/{grant['code']}")
     wait_connected(page)
     return context, page, problems

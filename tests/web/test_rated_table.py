@@ -12,12 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser
 
-from browser_harness import DESKTOP, SIZES, WebServer, screenshot, watch_console
+from browser_harness import DESKTOP, SIZES, WebServer, rated_gin_table, running_server, screenshot
 from cardtable.server.table_presence import DROPS_LOSE
 
-PASSWORD = "plum tractor quietly orbits 9 lemons"
 WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
 
 
@@ -28,56 +27,16 @@ def test_the_page_and_the_server_agree_on_the_drops_that_lose() -> None:
 
 @pytest.fixture(scope="module")
 def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    server = WebServer(Path(tmp_path_factory.mktemp("rated-table")))
-    server.env["CARDTABLE_TRUSTED_PROXIES"] = "127.0.0.1"
-    server.env["CARDTABLE_SEAT_GRACE"] = "2"
-    server.start()
-    try:
+    with running_server(tmp_path_factory.mktemp("rated-table"),
+                        CARDTABLE_TRUSTED_PROXIES="127.0.0.1", CARDTABLE_SEAT_GRACE="2") as server:
         yield server
-    finally:
-        server.stop()
-
-
-def sit(page: Page, base: str, code: str, grant: dict) -> None:
-    page.goto(f"{base}/")
-    page.evaluate(
-        """([code, g]) => localStorage.setItem('cardtable.v1', JSON.stringify({seats: {
-             [code]: {table_id: g.table_id, seat: g.seat, token: g.token, at: Date.now()}}}))""",
-        [code, grant])
-    page.goto(f"{base}/t/{code}")
-    page.wait_for_selector(".gin[data-phase]")
 
 
 def test_a_rated_table_has_no_hints_and_shows_who_lost_by_being_away(
         browser: Browser, rated_server: WebServer) -> None:
     base = rated_server.base_url
-    contexts: list[BrowserContext] = []
-    pages: list[Page] = []
-    for number, name in enumerate(("Ann", "Bob"), 1):
-        context = browser.new_context(viewport=DESKTOP, extra_http_headers={
-            "X-Forwarded-For": f"198.51.100.{number}"})
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        contexts.append(context)
-        pages.append(page)
-        made = page.request.post(f"{base}/api/account/register", data={
-            "username": f"{name}{rated_server.port}", "password": PASSWORD})
-        assert made.ok, made.text()
-    ann, bob = pages
-    try:
-        problems = watch_console(ann)
-        created = ann.request.post(f"{base}/api/tables", data={
-            "game": "gin", "options": {"deals": 1}, "opponent": "friend", "name": "Ann",
-            "settings": {"rated": True, "turn_time": 0}})
-        assert created.ok, created.text()
-        grant = created.json()
-        joined = bob.request.post(f"{base}/api/tables/{grant['code']}/join",
-                                  data={"name": "Bob"})
-        assert joined.ok, joined.text()
-        sit(ann, base, grant["code"], grant)
-        sit(bob, base, grant["code"], joined.json())
-        ann.wait_for_selector("#rated-tag:not([hidden])")
-
+    with rated_gin_table(browser, rated_server, turn_time=0) as table:
+        ann, bob, code = table.ann, table.bob, table.grants[0]["code"]
         # No Hint button at any size; the H key says why instead of asking.
         for size, viewport in SIZES.items():
             ann.set_viewport_size(viewport)
@@ -99,9 +58,9 @@ def test_a_rated_table_has_no_hints_and_shows_who_lost_by_being_away(
         assert "away longer than the grace period" in notice.inner_text()
         screenshot(ann, "rated-forfeit-others")
         # He comes back: the seat is his, and a banner says he lost the match.
-        back = contexts[1].new_page()
+        back = bob.context.new_page()
         back.set_default_timeout(15_000)
-        back.goto(f"{base}/t/{grant['code']}")
+        back.goto(f"{base}/t/{code}")
         back.wait_for_selector(".gin[data-phase]")
         banner = back.locator("#forfeit-banner")
         banner.wait_for()
@@ -111,7 +70,4 @@ def test_a_rated_table_has_no_hints_and_shows_who_lost_by_being_away(
             back.wait_for_timeout(150)
             assert banner.is_visible()
             screenshot(back, f"rated-forfeit-{size}")
-        assert problems == []
-    finally:
-        for context in contexts:
-            context.close()
+        assert table.problems == []

@@ -7,45 +7,41 @@ registered-profile-desktop.png."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
 
-from browser_harness import DESKTOP, SIZES, WebServer, screen_context, screenshot, watch_console
+from browser_harness import (
+    DESKTOP,
+    SIZES,
+    WebServer,
+    registered_page,
+    remember_seat,
+    running_server,
+    screen_context,
+    screenshot,
+    watch_console,
+)
 
-PASSWORD = "a check mark by my name"
 MARK = ".registered-mark"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    server = WebServer(Path(tmp_path_factory.mktemp("registered")))
-    server.env["CARDTABLE_TRUSTED_PROXIES"] = "127.0.0.1"
-    server.start()
-    try:
+    """Trusting 127.0.0.1 as a proxy: Rosa's browser registers from an address of its own."""
+    with running_server(tmp_path_factory.mktemp("registered"),
+                        CARDTABLE_TRUSTED_PROXIES="127.0.0.1") as server:
         yield server
-    finally:
-        server.stop()
 
 
 def sit(page: Page, base: str, grant: dict[str, object]) -> None:
-    page.evaluate(
-        """([code, g]) => localStorage.setItem('cardtable.v1', JSON.stringify({seats: {
-             [code]: {table_id: g.table_id, seat: g.seat, token: g.token, at: Date.now()}}}))""",
-        [grant["code"], grant])
+    remember_seat(page, base, grant)
     page.goto(f"{base}/t/{grant['code']}")
 
 
 def test_the_seat_chips_mark_the_registered_player(browser: Browser, server: WebServer) -> None:
     base, username = server.base_url, f"Rosa{server.port}"
-    owner = browser.new_context(viewport=DESKTOP,
-                                extra_http_headers={"X-Forwarded-For": "198.51.100.7"})
-    host = owner.new_page()
-    host.goto(f"{base}/")
-    made = host.request.post(f"{base}/api/account/register",
-                             data={"username": username, "password": PASSWORD})
-    assert made.ok, made.text()
+    owner, host = registered_page(browser, base, username)
     grant = host.request.post(f"{base}/api/tables", data={
         "game": "gin", "opponent": "friend", "name": "Rosa", "settings": {"turn_time": 0}}).json()
     guest_context = browser.new_context(viewport=DESKTOP)
@@ -61,7 +57,6 @@ def test_the_seat_chips_mark_the_registered_player(browser: Browser, server: Web
             context, page = screen_context(browser, size)
             try:
                 problems = watch_console(page)
-                page.goto(f"{base}/")  # the guest's page: Rosa is the other player
                 sit(page, base, {**joined.json(), "code": grant["code"]})
                 rosa = page.locator('.seat-chip[data-seat="0"]')
                 rosa.locator(f'.seat-name:text("{username}")').wait_for()
