@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from itertools import islice
 from typing import Any
 
 import pytest
@@ -39,15 +38,20 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def play_positions(name: str, options: dict[str, Any], seed: int) -> Iterator[TableMeldState]:
-    """The positions of a seeded eager playout where a seat is to meld, lay off or discard."""
+def play_positions(name: str, options: dict[str, Any], seed: int, count: int
+                   ) -> Iterator[tuple[TableMeldState, int]]:
+    """The first ``count`` positions of a seeded eager playout where a seat is to meld, lay
+    off or discard, each with that seat."""
     game = get_game(name)
     state = game.new_match(game.Options.from_dict(options), players=2, rng=random.Random(seed))
     assert isinstance(state, TableMeldState)
     rng = random.Random(seed)
-    while not state.is_over():
+    while not state.is_over() and count > 0:
         if state.phase is Phase.PLAY:
-            yield state
+            seat = state.current_player()
+            assert seat is not None
+            yield state, seat
+            count -= 1
         state.apply(eager_policy(state, rng))
 
 
@@ -66,9 +70,7 @@ def is_a_meld(state: TableMeldState, cards: tuple[int, ...]) -> bool:
 def test_the_list_and_the_check_agree(name: str, options: dict[str, Any]) -> None:
     rng = random.Random(7)
     compared = 0
-    for state in islice(play_positions(name, options, seed=3), 120):
-        seat = state.current_player()
-        assert seat is not None
+    for state, seat in play_positions(name, options, seed=3, count=120):
         legal = state.legal_actions()
         for action in legal:
             if action.type in PLAY_MOVES:
@@ -97,9 +99,7 @@ def test_the_list_and_the_check_agree(name: str, options: dict[str, Any]) -> Non
 def test_a_refused_move_changes_nothing_and_says_why(name: str, options: dict[str, Any]) -> None:
     rng = random.Random(11)
     refused = 0
-    for state in islice(play_positions(name, options, seed=5), 60):
-        seat = state.current_player()
-        assert seat is not None
+    for state, seat in play_positions(name, options, seed=5, count=60):
         hand = state.hands[seat]
         tries = [Action("meld", cards=tuple(rng.sample(range(53), 3))),
                  Action("meld", melds=((hand[0],), tuple(hand[1:4]))),
