@@ -84,7 +84,7 @@ def test_unknown_code_and_lookup_rate_limit(tmp_path) -> None:  # type: ignore[n
 def test_validation_errors_are_one_readable_string(server: ServerProcess) -> None:
     answer = httpx.post(f"{server.base_url}/api/tables", json={"name": "x" * 25})
     assert answer.status_code == 422
-    assert answer.json()["detail"] == "name: String should have at most 24 characters"
+    assert answer.json()["detail"] == "name: a name is at most 24 characters"
 
 
 def test_presets_are_listed_with_their_values(server: ServerProcess) -> None:
