@@ -33,7 +33,7 @@ async def test_play_against_the_computer(server: ServerProcess) -> None:
     for _ in range(40):  # draw from the stock and throw the drawn card, the bot answers
         v = view["d"]["view"]
         if v["to_act"] != 0:
-            view = await recv_type(ws, "view")
+            view = await recv_type(ws, "view", timeout=30)  # the computer, under load
             continue
         if v["phase"] not in ("first_upcard", "draw", "discard"):
             break
