@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page
 
 from browser_harness import (
     WebServer,
+    remember_seat,
     running_server,
     screen_context,
     screenshot,
@@ -75,15 +76,7 @@ def dealt_table(web: WebServer, hand: str, options: dict[str, Any] | None = None
 def sit(page: Page, web: WebServer, grant: dict[str, Any]) -> RummyPlayer:
     """Ann's page at her table, her turn to open the hand (the seat token kept as the home
     page keeps it)."""
-    page.goto(f"{web.base_url}/")
-    page.evaluate(
-        """([key, g]) => {
-             const data = JSON.parse(localStorage.getItem(key) || "{}");
-             data.seats = data.seats || {};
-             data.seats[g.code] = {table_id: g.table_id, seat: g.seat, token: g.token,
-                                   at: Date.now()};
-             localStorage.setItem(key, JSON.stringify(data));
-           }""", [STORAGE_KEY, grant])
+    remember_seat(page, web.base_url, grant)
     page.goto(f"{web.base_url}/t/{grant['code']}")
     page.wait_for_selector('.rummy.my-turn[data-phase="play"]')
     coarse = page.evaluate("() => matchMedia('(pointer: coarse)').matches")
