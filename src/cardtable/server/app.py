@@ -13,6 +13,7 @@ from redis.exceptions import RedisError
 
 from ..cluster.node import ClusterNode
 from ..store import Store
+from . import metrics
 from .accounts import PasswordWork
 from .config import ServerConfig, load_game_modules
 from .lobby import Lobby
@@ -25,6 +26,7 @@ from .routes import games, health, matches, pages, players
 from .routes.accounts import accounts_router
 from .routes.errors import install_error_handlers
 from .routes.lobby import install_routes as install_lobby_routes
+from .routes.metrics import metrics_router
 from .routes.moderation import moderation_router
 from .routes.shared import create_limit, lobby_of, lookup_limit
 from .routes.table_socket import table_socket_router
@@ -68,6 +70,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        metrics.time_collections()
         store = await Store.open(config.store_url())
         lobby = Lobby(store)
         await lobby.load()
@@ -128,6 +131,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     pages.mount_static(app)
     app.include_router(games.router)
     app.include_router(health.router)
+    app.include_router(metrics_router(config, metrics.LiveFigures(
+        lambda: app.state.registry.resident_count(),
+        lambda: app.state.registry.sockets + app.state.lobby.subscribers)))
     app.include_router(players.router)
     app.include_router(matches.router)
     app.include_router(accounts_router(limits, PasswordWork(config.hash_workers)))

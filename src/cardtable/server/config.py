@@ -26,9 +26,11 @@ from pathlib import Path
 
 from ..engine import Descriptor, register
 from . import gc_tuning
+from .logs import LogSettings
 from .security import trusted_networks
 
 GAME_MODULES_VARIABLE = "CARDTABLE_GAME_MODULES"
+METRICS_MODES = ("off", "on", "open")
 
 
 def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -109,6 +111,13 @@ class ServerConfig:
     CARDTABLE_HEADER_TIMEOUT   seconds an HTTP connection may stay silent, or  5
                                take to send a request's head, then its body
     CARDTABLE_MAX_BODY         bytes of a request body (more: 413)             65536
+    CARDTABLE_LOG_FORMAT       the log's lines: text or json (server/logs.py)  text
+    CARDTABLE_LOG_LEVEL        DEBUG, INFO, WARNING or ERROR                   INFO
+    CARDTABLE_LOG_REPEATS      seconds a repeated line is counted, not         60
+                               written (0: every line)
+    CARDTABLE_METRICS          /metrics (Prometheus text): off, on             off
+                               (loopback only) or open (server/metrics.py)
+    CARDTABLE_METRICS_TOKEN    a bearer token /metrics asks of anyone          none
     =========================  ==============================================  =========
     """
 
@@ -144,6 +153,9 @@ class ServerConfig:
     socket_limit: int = 64
     header_timeout: int = 5  # whole seconds: it is uvicorn's timeout_keep_alive too
     max_body_bytes: int = 64 * 1024
+    log: LogSettings = field(default_factory=LogSettings)
+    metrics: str = "off"  # off, on (loopback or token), open: see routes/metrics.py
+    metrics_token: str | None = None
 
     @classmethod
     def from_env(cls, data_dir: Path | None = None, *, game_modules: Iterable[str] = (),
@@ -166,6 +178,10 @@ class ServerConfig:
                              "at least 1")
         if _number(env, "CARDTABLE_LEASE_TTL", 3.0) <= 0:
             raise ValueError("CARDTABLE_LEASE_TTL must be a number of seconds above 0")
+        metrics = env.get("CARDTABLE_METRICS", "").strip().lower() or "off"
+        if metrics not in METRICS_MODES:
+            raise ValueError(f"CARDTABLE_METRICS must be one of {', '.join(METRICS_MODES)}, "
+                             f"not {metrics!r}")
         if _whole(env, "CARDTABLE_HASH_WORKERS", 2) < 1:
             raise ValueError("CARDTABLE_HASH_WORKERS must be a whole number above 0")
         return cls(
@@ -198,6 +214,9 @@ class ServerConfig:
             socket_limit=_whole(env, "CARDTABLE_SOCKET_LIMIT", 64),
             header_timeout=header_timeout,
             max_body_bytes=_whole(env, "CARDTABLE_MAX_BODY", 64 * 1024),
+            log=LogSettings.from_env(env),
+            metrics=metrics,
+            metrics_token=env.get("CARDTABLE_METRICS_TOKEN", "").strip() or None,
         )
 
     def store_url(self) -> str:

@@ -22,6 +22,7 @@ import logging
 from sqlalchemy.exc import IntegrityError
 
 from ..store import EventRecord, Fenced, Store
+from . import metrics
 
 log = logging.getLogger("cardtable.log_writer")
 MAX_BATCH = 500
@@ -56,7 +57,8 @@ class LogWriter:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((table_id, event, fence, done))
         self._wake.set()
-        await done
+        with metrics.LOG_COMMIT_SECONDS.time():  # the wait for the batch, then its commit
+            await done
 
     async def _run(self) -> None:
         while True:

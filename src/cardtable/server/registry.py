@@ -23,6 +23,7 @@ from ..cluster.remote import Moved, RemoteTable
 from ..engine import GameState, get_game
 from ..engine.api import Options
 from ..store import CodeTaken, SeatRecord, Store, TableRecord
+from . import metrics
 from .config import ServerConfig
 from .log_writer import LogWriter
 from .players import Sitter, address_key
@@ -222,6 +223,7 @@ class Registry:
     def evicted(self, table: Resident) -> None:
         if self._tables.get(table.table_id) is table:
             del self._tables[table.table_id]
+            metrics.EVICTIONS.inc()
             log.info("table %s left memory", table.table_id)
             if self.cluster is not None:  # another process may take it from now
                 self.cluster.spawn(self.cluster.leases.release(table.table_id),

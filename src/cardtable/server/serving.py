@@ -11,6 +11,7 @@ any socket), and a worker that dies is started again.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import threading
@@ -21,7 +22,7 @@ from typing import Any
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
-from . import gc_tuning
+from . import gc_tuning, logs
 from .config import GAME_MODULES_VARIABLE, ServerConfig
 from .http_protocol import BoundedHttpProtocol
 
@@ -35,9 +36,14 @@ COMMON: dict[str, Any] = {"ws": "websockets-sansio", "log_level": "warning",
                           "http": BoundedHttpProtocol}
 
 
+log = logging.getLogger("cardtable.server")
+
+
 def bounds(config: ServerConfig) -> dict[str, Any]:
-    """uvicorn's settings that bound a client (docs/server.md "Bounded clients")."""
-    return {"ws_max_size": config.max_frame_bytes, "timeout_keep_alive": config.header_timeout}
+    """uvicorn's settings that bound a client (docs/server.md "Bounded clients"), and its
+    log: ours (server/logs.py), in this process and in each worker."""
+    return {"ws_max_size": config.max_frame_bytes, "timeout_keep_alive": config.header_timeout,
+            "log_config": logs.dict_config(config.log)}
 
 
 class CardtableServer(uvicorn.Server):
@@ -52,8 +58,8 @@ class CardtableServer(uvicorn.Server):
     async def startup(self, sockets: Any = None) -> None:
         await super().startup(sockets)
         # Start-up is over (modules, database, lobby): freeze it, rarer full passes.
-        print(gc_tuning.apply(self.settings.gc_freeze, self.settings.gc_thresholds),
-              flush=True)
+        log.info("%s", gc_tuning.apply(self.settings.gc_freeze, self.settings.gc_thresholds))
+
 
     async def shutdown(self, sockets: Any = None) -> None:
         await super().shutdown(sockets)

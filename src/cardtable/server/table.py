@@ -24,12 +24,14 @@ import functools
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine import Action, GameState, IllegalAction, get_game
 from ..engine.api import Event, Options
 from ..store import ChatRecord, EventRecord, Store, TableRecord
+from . import metrics
 from . import protocol as p
 from .codes import CloseCode, LogKind
 from .config import ServerConfig
@@ -199,8 +201,9 @@ class Table:
                 self.snapshot(conn)
             case FromClient(conn=conn, frame=p.Ping()):
                 conn.send(p.frame("pong", self.version, {}))
-            case FromClient(conn=conn, frame=p.Act() as act):
+            case FromClient(conn=conn, frame=p.Act() as act, at=received):
                 await self._act(conn, act)
+                metrics.ACTION_SECONDS.observe(time.perf_counter() - received)
             case FromClient(conn=conn, frame=p.Rematch()):
                 await self.talk.rematch_vote(self, conn)
             case FromClient(conn=conn, frame=p.Chat() as chat):
@@ -477,6 +480,7 @@ class Table:
         if not await self.commit(event, conn, ref, functools.partial(self._undo_move, drawn)):
             return False
         self.fairness.drew(Drawn(event.version, event.chance, action.type == "deal"))
+        metrics.ACTIONS.labels(self.record.game).inc()
         self.moves += 1
         self.turns.moved(seat, action.type)
         if ref is not None:

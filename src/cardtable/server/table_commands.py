@@ -9,7 +9,8 @@ A :class:`Question` is answered through its future once it has been handled.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import protocol as p
@@ -33,6 +34,7 @@ class FromClient:
 
     conn: Connection
     frame: p.AnyClientFrame
+    at: float = field(default_factory=time.perf_counter)  # received: for /metrics
 
 
 @dataclass(frozen=True, eq=False)

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..store import EventRecord, Store, TableRecord
+from . import metrics
 from .connection import Connection
 from .log_writer import LogWriter
 from .table_commands import Command, FromClient, Heal, Question, describe, ref_of, sender_of
@@ -111,10 +112,13 @@ class Journal:
         try:
             await table.log_writer.append(table.table_id, event, table.fence)
         except Exception as error:
-            log.warning("table %s: could not log version %s: %r", table.table_id,
-                        event.version, error)
+            kind = metrics.database_error_kind(error)
+            metrics.DATABASE_ERRORS.labels(kind).inc()
+            log.warning("table %s: could not log version %s (database %s): %r",
+                        table.table_id, event.version, kind, error)
             if not await self._recover(table, event, undo):
                 if conn is not None:
+                    metrics.RETRIES.labels(f"database {kind}").inc()
                     table.error(conn, "retry", RETRY_MESSAGE, ref)
                 self.schedule_heal(table)  # a computer's or a timed-out move is tried again
                 return False
@@ -208,8 +212,11 @@ class Journal:
         """Answer a command that raised: ``retry`` if the database refused a write (nothing
         changed), else ``internal``, after putting memory back to the log."""
         retry = isinstance(error, SaveFailed)
+        kind = metrics.database_error_kind(error.__cause__ or error)
         if retry:
-            log.warning("table %s: %s not saved: %s", table.table_id, describe(command), error)
+            metrics.DATABASE_ERRORS.labels(kind).inc()
+            log.warning("table %s: %s not saved (database %s): %s", table.table_id,
+                        describe(command), kind, error)
         else:
             log.error("table %s: %s failed", table.table_id, describe(command),
                       exc_info=error)
@@ -231,6 +238,8 @@ class Journal:
             if command.conn in table.connections:
                 code, message = ("retry", RETRY_MESSAGE) if retry else (
                     "internal", INTERNAL_MESSAGE)
+                if retry:
+                    metrics.RETRIES.labels(f"database {kind}").inc()
                 table.error(command.conn, code, message, ref_of(command))
         else:  # the table's own move (a computer's, a timeout): tried again later
             self.schedule_heal(table)
