@@ -142,12 +142,13 @@ def dict_config(settings: LogSettings) -> dict[str, Any]:
         "filters": {"repeats": {"()": f"{__name__}.RepeatThrottle",
                                 "window": settings.repeat_window}},
         "handlers": {"stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
-                                "formatter": "cardtable", "filters": ["repeats"]}},
+                                "formatter": "cardtable", "filters": ["repeats"]},
+                     "nowhere": {"class": "logging.NullHandler"}},
         "root": {"handlers": ["stderr"], "level": settings.level},
         # uvicorn's lines come through the same handler; its access log stays off (a card
         # room's requests are its players' business, not the log's).
         "loggers": {**{name: {"handlers": [], "propagate": True} for name in UVICORN_LOGGERS},
-                    "uvicorn.access": {"handlers": [], "propagate": False}},
+                    "uvicorn.access": {"handlers": ["nowhere"], "propagate": False}},
     }
 
 
