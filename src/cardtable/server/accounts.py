@@ -35,7 +35,6 @@ from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from zxcvbn import zxcvbn
 
 from ..names import given_name_problem
 
@@ -89,6 +88,8 @@ def _guessable(password: str, username: str) -> str | None:
     >>> _guessable("violets are blue", "zed") is None
     True
     """
+    from zxcvbn import zxcvbn  # its dictionaries load on the first password judged
+
     judged = zxcvbn(password[:JUDGED_LENGTH], user_inputs=[username])
     if judged["score"] >= MIN_SCORE:
         return None
@@ -152,7 +153,18 @@ class PasswordWork:
 def dummy_check(password: str) -> None:
     """As slow as a real check: an unknown username answers no faster than a wrong
     password, so timing does not tell which usernames exist."""
-    check_password(_DUMMY, password)
+    check_password(_dummy_hash(), password)
 
 
-_DUMMY = _hasher.hash("not anyone's password")
+# A hash of "not anyone's password" made with the hasher's parameters: hashing it at
+# import cost every start-up 0.17 CPU-s.  Should argon2-cffi's defaults change, the
+# stored one would check at other costs than a real hash, so it is made anew (once).
+_DUMMY = ("$argon2id$v=19$m=65536,t=3,p=4$hHoF9IsOnHBjB/ASl1oQ3g$"
+          "EmTYZKPvLmXWE5rMRB/u8uN3sEqmSedxRZ5Xz0iHlRI")
+
+
+@cache
+def _dummy_hash() -> str:
+    if _hasher.check_needs_rehash(_DUMMY):
+        return _hasher.hash("not anyone's password")
+    return _DUMMY
