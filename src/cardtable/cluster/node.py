@@ -13,6 +13,15 @@ dropped), and a holder closes its sockets of a table whose owner changed, with 1
 (reconnect now): the client says hello again, here or elsewhere, and the node that gets
 the hello takes the lease over if it expired, replays the log and goes on.
 
+Redis away and back (issue 27): no command waits for an answer that cannot come. A
+frame forwarded to an owner that did not hear it, or forwarded while this process's
+subscription is broken, closes its socket with 1012 at once (the client resends it, same
+id, wherever it lands); when the subscription breaks every held socket is closed so and
+every remote connection detached (messages both ways may be lost); a socket whose command
+the owner leaves unanswered for ``ANSWER_WAIT`` seconds is closed too. A held socket's
+table is checked by its lease's token, not only its node, so a table retaken by the same
+process (after a Redis restart, say) does not orphan the sockets of its old incarnation.
+
 Every node also hears what the others broadcast on the lobby's channel: tables' changes
 for its lobby, and block changes (``block``), which reach the blocker's sockets and the
 stand-ins for them here at once.
@@ -24,17 +33,20 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from ..server import protocol as p
 from ..server.codes import CloseCode
 from ..server.connection import Connection
 from ..server.players import Sitter
 from .bus import Bus, Message
-from .leases import Leases
+from .leases import Leases, holder_of
 from .remote import RemoteConnection, RemoteTable
 
 if TYPE_CHECKING:
@@ -43,21 +55,34 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.cluster")
 BlockChanged = Callable[[str, str, bool], None]  # (blocker, blocked, blocking)
+# A held socket's command unanswered this long is closed (1012): the client resends it.
+# Well inside the 10 s in which every command gets an answer (docs/server.md).
+ANSWER_WAIT = 6.0
+ANSWERED = frozenset({"act", "rematch", "sync", "hint", "ping"})  # frames the owner answers
+REDIS_AWAY = "the card room lost its coordinator (Redis); reconnecting"
 
 
 class ClusterNode:
     def __init__(self, redis_url: str, prefix: str, ttl: float, node: str | None = None):
         self.node = node or secrets.token_hex(6)
         self.prefix, self.ttl = prefix, ttl
+        # One retry (a pooled connection Redis closed when it restarted), no more: a call
+        # to a Redis that is away must fail in seconds, not after redis-py's ten tries.
         self.redis: Redis = Redis.from_url(redis_url, socket_timeout=max(1.0, ttl / 2),
-                                           socket_connect_timeout=max(1.0, ttl / 2))
+                                           socket_connect_timeout=max(1.0, ttl / 2),
+                                           retry=Retry(NoBackoff(), 1))
         self.leases = Leases(self.redis, prefix, self.node, ttl, self._lost)
         self.bus = Bus(self.redis, prefix, self.node, self._handle)
+        self.bus.on_unheard, self.bus.on_cut = self._unheard, self._cut
         self.registry: Registry | None = None
         # Owner side: remote key -> (table id, its connection here).
         self.remote: dict[str, tuple[str, RemoteConnection]] = {}
         # Holder side: remote key -> (the socket's connection, the table it went to).
         self.held: dict[str, tuple[Connection, RemoteTable]] = {}
+        # Holder side: remote key -> when its oldest command still unanswered went out.
+        self.waiting: dict[str, float] = {}
+        # Owner side: nodes whose heartbeat is missing, since when (monotonic).
+        self._missing: dict[str, float] = {}
         self.draining = False
         self._on_lobby: Callable[[Message], None] | None = None
         self._on_block: BlockChanged | None = None
@@ -83,6 +108,7 @@ class ClusterNode:
         await self.bus.start()
         self.leases.start()
         self._tasks = [asyncio.create_task(self._watch(), name="cluster watch")]
+        self._tasks.append(asyncio.create_task(self._watch_answers(), name="answer watch"))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -138,18 +164,85 @@ class ClusterNode:
 
     def release(self, key: str) -> None:
         self.held.pop(key, None)
+        self.waiting.pop(key, None)
+
+    def forwarded(self, key: str, kind: str) -> bool:
+        """A held socket's frame is about to go to its owner: False when it cannot be
+        answered (our subscription is broken), and the socket has been closed (1012)."""
+        if not self.bus.connected:
+            self.reconnect_held(key, REDIS_AWAY)
+            return False
+        if kind in ANSWERED:
+            self.waiting.setdefault(key, asyncio.get_running_loop().time())
+        return True
+
+    def reconnect_held(self, key: str, why: str) -> None:
+        """Close a held socket with 1012: its client reconnects and resends (same id)."""
+        entry = self.held.pop(key, None)
+        self.waiting.pop(key, None)
+        if entry is not None:
+            entry[0].close(CloseCode.SERVICE_RESTART, why)
 
     def _deliver(self, message: Message) -> None:
-        entry = self.held.get(message.get("c", ""))
+        key = message.get("c", "")
+        entry = self.held.get(key)
         if entry is None:
             return
         conn, _ = entry
         if message["k"] == "send":
+            self.waiting.pop(key, None)  # the owner is writing to this socket: it is alive
             conn.send(message["x"])
         else:
-            self.held.pop(message["c"], None)
+            self.release(key)
             conn.close(CloseCode(message.get("code", CloseCode.SERVICE_RESTART)),
                        message.get("why", ""))
+
+    async def _watch_answers(self) -> None:
+        """Close the held sockets whose owner left a command unanswered too long."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(ANSWER_WAIT / 12)
+            late = loop.time() - ANSWER_WAIT
+            for key, since in list(self.waiting.items()):
+                if since <= late:
+                    entry = self.held.get(key)
+                    log.warning("no answer from node %s for table %s in %g s: reconnecting "
+                                "its socket", entry[1].owner if entry else "?",
+                                entry[1].table_id if entry else "?", ANSWER_WAIT)
+                    self.reconnect_held(key, "no answer from the table's server; reconnecting")
+
+    # -- when the bus loses messages ------------------------------------------------------------
+
+    def _unheard(self, node: str, messages: list[Message]) -> None:
+        """Messages to ``node`` that it did not hear (Redis away, or it is not subscribed)."""
+        for message in messages:
+            kind, key = message.get("k"), message.get("c", "")
+            if kind == "frame":  # our socket's command: it will never be answered
+                self.reconnect_held(key, REDIS_AWAY)
+            elif kind in ("send", "close") or (kind == "answer" and key):
+                # A frame of ours (or the answer to its attach) missed its socket: the
+                # holder learns of it by its own means; the stand-in goes now.
+                self._drop_remote(key)
+
+    def _cut(self) -> None:
+        """Our subscription broke: messages to us both ways may be lost. Every held socket
+        reconnects; every remote connection is dropped (and told so, if the bus can)."""
+        if self.held:
+            log.warning("the bus lost Redis: reconnecting %d held sockets", len(self.held))
+        for key in list(self.held):
+            self.reconnect_held(key, REDIS_AWAY)
+        for key in list(self.remote):
+            self._drop_remote(key, tell=True)
+
+    def _drop_remote(self, key: str, tell: bool = False) -> None:
+        entry = self.remote.pop(key, None)
+        if entry is None:
+            return
+        table_id, conn = entry
+        if (table := self._owned(table_id)) is not None:
+            table.detach(conn)
+        if tell:
+            conn.close(CloseCode.SERVICE_RESTART, REDIS_AWAY)
 
     # -- owner side -----------------------------------------------------------------------------
 
@@ -223,7 +316,11 @@ class ClusterNode:
         refused = await table.attach(conn, hello)
         if refused is not None:
             self.remote.pop(key, None)
-        self.bus.answer(question, {"refused": refused, "seat": conn.seat})
+        # "c": an answer the asker did not hear drops the stand-in (_unheard); "lease":
+        # the token the socket's table is known by (_check_owners).
+        self.bus.answer(question, {"refused": refused, "seat": conn.seat,
+                                   "c": key if refused is None else "",
+                                   "lease": self.leases.held.get(table.table_id)})
 
     def _lost(self, table_id: str) -> None:
         """The lease is gone: the table stops here, its sockets reconnect."""
@@ -255,36 +352,49 @@ class ClusterNode:
                 log.warning("cluster watch: %r", error)
 
     async def _check_owners(self) -> None:
-        """Close our sockets of tables whose owner changed: they reconnect to the new one."""
-        tables = {table.table_id: table for _, table in self.held.values()}
-        owners = await self.leases.owners(list(tables))
-        for table_id, owner in owners.items():
-            if owner != tables[table_id].owner:
-                self.reconnect_sockets(table_id)
+        """Close our sockets of tables whose lease changed hands, or was taken again by
+        the same owner (a new token: the stand-ins of our sockets there are gone): they
+        reconnect to the table as it is now."""
+        known = {(table.table_id, table.owner, table.lease)
+                 for _, table in self.held.values()}
+        if not known:
+            return
+        table_ids = sorted({table_id for table_id, _, _ in known})
+        values = await self.redis.mget([self.leases.key(t) for t in table_ids])
+        now = {t: holder_of(v.decode() if isinstance(v, bytes) else v)
+               for t, v in zip(table_ids, values, strict=True)}
+        for table_id, owner, lease in known:
+            holder = now[table_id]
+            if holder is None or holder[0] != owner or (lease is not None and holder[1] != lease):
+                self.reconnect_sockets(table_id, owner, lease)
 
-    def reconnect_sockets(self, table_id: str) -> None:
-        for key, (conn, table) in list(self.held.items()):
-            if table.table_id == table_id:
-                del self.held[key]
-                conn.close(CloseCode.SERVICE_RESTART, "the table moved")
+    def reconnect_sockets(self, table_id: str, owner: str | None = None,
+                          lease: int | None = None) -> None:
+        """Close (1012) our sockets of a table (of the one known by ``owner`` and
+        ``lease``, when given)."""
+        for key, (_, table) in list(self.held.items()):
+            if table.table_id == table_id and (
+                    owner is None or (table.owner, table.lease) == (owner, lease)):
+                self.reconnect_held(key, "the table moved")
 
     async def _check_holders(self) -> None:
-        """Detach the remote connections of nodes that died (no heartbeat)."""
+        """Detach the remote connections of nodes that died (no heartbeat for half a lease:
+        a Redis that restarted empty has nobody's heartbeat for a moment)."""
         nodes = sorted({conn.node for _, conn in self.remote.values()})
         if not nodes:
+            self._missing.clear()
             return
-        alive = await self.redis.exists(*[self._beat_key(n) for n in nodes]) == len(nodes)
-        if alive:
-            return
-        for node in nodes:
-            if await self.redis.exists(self._beat_key(node)):
+        beats = await self.redis.mget([self._beat_key(n) for n in nodes])
+        missing = {node for node, beat in zip(nodes, beats, strict=True) if beat is None}
+        now = time.monotonic()
+        self._missing = {node: self._missing.get(node, now) for node in missing}
+        for node in missing:
+            if now - self._missing[node] < self.ttl / 2:
                 continue
             log.warning("node %s is gone: dropping its sockets", node)
-            for key, (table_id, conn) in list(self.remote.items()):
+            for key, (_, conn) in list(self.remote.items()):
                 if conn.node == node:
-                    del self.remote[key]
-                    if (table := self._owned(table_id)) is not None:
-                        table.detach(conn)
+                    self._drop_remote(key, tell=True)  # told: in case it is only slow
 
     # -- a clean stop -------------------------------------------------------------------------
 

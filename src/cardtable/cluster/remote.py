@@ -6,6 +6,10 @@ socket, and ``send`` posts the finished text to the node that holds the socket. 
 node holding the socket, a :class:`RemoteTable` takes the socket's part of a table's
 interface (hello, frames, goodbye; joins and look-ups by room code) and forwards it to
 the owner. Nothing unredacted ever leaves the owner.
+
+A socket held here waits for nothing that cannot come (issue 27): a frame the bus cannot
+carry (see ``ClusterNode.forwarded``) closes the socket with 1012 so that the client
+resends it, and an attach whose answer was lost is taken back from the owner at once.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ class RemoteTable:
     def __init__(self, cluster: ClusterNode, table_id: str, code: str, owner: str):
         self.cluster, self.table_id, self.code, self.owner = cluster, table_id, code, owner
         self.version = 0  # the last version a frame from the owner carried (error frames)
+        self.lease: int | None = None  # the owner's token for the table, as of the attach
 
     @property
     def bus(self) -> Bus:
@@ -64,10 +69,14 @@ class RemoteTable:
     async def _ask(self, op: str, **fields: Any) -> Message:
         if not self.owner:
             raise Moved(f"table {self.table_id} has no owner just now")
-        try:
-            answer = await self.bus.ask(self.owner, {"k": op, "t": self.table_id, **fields})
+        try:  # an owner that died is not waited for past its lease's end
+            held, answer = await self.cluster.leases.while_held_by(
+                self.table_id, self.owner,
+                self.bus.ask(self.owner, {"k": op, "t": self.table_id, **fields}))
         except NoAnswer:
             raise Moved(f"the owner of table {self.table_id} did not answer") from None
+        if not held or answer is None:
+            raise Moved(f"the lease of table {self.table_id} left node {self.owner}")
         if answer.get("moved"):
             raise Moved(f"node {self.owner} no longer owns table {self.table_id}")
         return answer
@@ -81,18 +90,23 @@ class RemoteTable:
                                      player=conn.player_id, blocked=sorted(conn.blocked))
         except BaseException:
             self.cluster.release(key)
+            # The owner may have attached it and its answer got lost: take it back there
+            # (nothing happens if it never arrived), or his seat looks connected for good.
+            self.bus.post(self.owner, {"k": "detach", "t": self.table_id, "c": key})
             raise
         refused: str | None = answer.get("refused")
         if refused is not None:
             self.cluster.release(key)
             return refused
+        lease = answer.get("lease")
+        self.lease = int(lease) if lease is not None else None
         conn.remote_key = key  # type: ignore[attr-defined]
         conn.seat = answer.get("seat")
         return None
 
     def submit(self, conn: Connection, frame: p.AnyClientFrame) -> None:
         key = getattr(conn, "remote_key", None)
-        if key is not None:
+        if key is not None and self.cluster.forwarded(key, frame.t):
             self.bus.post(self.owner, {"k": "frame", "t": self.table_id, "c": key,
                                        "from": self.cluster.node,
                                        "f": frame.model_dump(mode="json")})

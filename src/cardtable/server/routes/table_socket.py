@@ -7,11 +7,18 @@ socket that has not said it within ``hello_timeout`` seconds is closed (4008). A
 holds at most ``socket_limit`` sockets (lobby's included) in a process: one more is
 accepted and closed at once with 1008 and the reason (a browser shows no refused
 handshake's reason).
+
+In a card room of several processes a socket that arrives while Redis is away (nobody can
+say who owns its table) waits up to ``REDIS_WAIT`` seconds for it before it is closed with
+1013: a client backing off between tries would otherwise come back seconds after Redis
+did, and its table's next move with it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 
 from fastapi import APIRouter, WebSocket
 from redis.exceptions import RedisError
@@ -43,6 +50,10 @@ REFUSALS = {  # why a hello is refused: close code and message
 }
 REDIS_AWAY = "the card room's coordinator (Redis) is unavailable; reconnecting"
 MOVING = "the table is moving to another server; reconnecting"
+# A socket waits this long for Redis to come back (well inside the client's 10 s for a
+# welcome), looking again every REDIS_LOOK seconds.
+REDIS_WAIT, REDIS_LOOK = 5.0, 0.25
+log = logging.getLogger("cardtable.cluster")
 
 
 def table_socket_router(config: ServerConfig, sockets: OpenSockets) -> APIRouter:
@@ -70,14 +81,21 @@ async def open_table(websocket: WebSocket, table_id: str, config: ServerConfig) 
         await websocket.close(code=CloseCode.UNKNOWN_TABLE, reason="unknown table")
         return
     registry = registry_of(websocket)
-    try:
-        table = await registry.get(table_id)
-    except (SaveFailed, DBAPIError):  # the database is away: clients reconnect later
-        await websocket.close(code=CloseCode.TRY_LATER, reason="database unavailable")
-        return
-    except RedisError:
-        await websocket.close(code=CloseCode.TRY_LATER, reason=REDIS_AWAY)
-        return
+    waited_until = time.monotonic() + REDIS_WAIT
+    while True:
+        try:
+            table = await registry.get(table_id)
+        except (SaveFailed, DBAPIError):  # the database is away: clients reconnect later
+            await websocket.close(code=CloseCode.TRY_LATER, reason="database unavailable")
+            return
+        except RedisError as error:
+            if time.monotonic() < waited_until:
+                await asyncio.sleep(REDIS_LOOK)
+                continue
+            log.warning("a socket of table %s sent away: %r", table_id, error)
+            await websocket.close(code=CloseCode.TRY_LATER, reason=REDIS_AWAY)
+            return
+        break
     if table is None:
         await websocket.close(code=CloseCode.UNKNOWN_TABLE, reason="unknown table")
         return
