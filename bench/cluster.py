@@ -8,14 +8,17 @@ an answer, as in production), ``CARDTABLE_BOT_DELAY=0``, the per-connection fram
 and the per-address join limit lifted (every bot comes from 127.0.0.1).  ``--logs DIR``
 keeps every process's log.  The parts:
 
-* **failover**: 3 processes, ``--failover-tables`` tables of one client seat (a
-  gin_simple bot of this process, playing through the proxy, ``--failover-think`` s
-  before each move) against the server's computer.  ``--kills`` times: pick a table, find
+* **failover**: 3 processes, ``--failover-tables`` tables of ``--failover-games`` (in
+  turn; default Gin, Rummy and Spades) of one client seat (the game's bot in this
+  process, playing through the proxy, ``--failover-think`` s before each move) against the
+  server's computers.  ``--kills`` times: pick a table, find
   its owner (the Redis lease ``{prefix}:lease:{table}`` names a node; each process's
   ``/api/health`` says which node it is), ``kill -9`` it, and time until that table's
   client receives its next acknowledged move (``cardtable.client`` reconnects by itself
   through the proxy); the same for every other table the killed process owned; then
-  start it again.  The lease lasts ``--lease-ttl`` s (the server's default, 3).
+  start it again.  The lease lasts ``--lease-ttl`` s (the server's default).  The
+  report counts the leases the live processes lost (their logs' "lost the lease") and
+  retook (expired, but nobody else had taken them).
 * **throughput**: actions per second and the latency from an action sent to the
   opponent's view received (``bench/server.py``'s measure: friend tables of *two client
   seats*, both gin_simple bots, ``--think`` s before each move) at each of ``--tables``
@@ -36,7 +39,9 @@ keeps every process's log.  The parts:
   the proxy to 3 processes and held; sockets per process (``/api/health``), the total,
   and each process's resident memory before and after.
 
-Figures of record: docs/benchmarks.md ("Scale-out").
+``--hog N`` runs N busy processes (a ``while True`` each) beside every part, as a loaded
+machine would.  Figures of record: docs/benchmarks.md ("Scale-out"; "Under load (issue
+27)" for ``--hog``).
 """
 
 
@@ -54,9 +59,12 @@ sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
 
 from rich.console import Console
 
+from cardtable.engine import get_game
+from cardtable.server.config import ServerConfig
+from cluster_failover import failover_part
 from cluster_harness import unavailable
-from cluster_parts import failover_part, forwarding_part, idle_part, throughput_part
-from cluster_room import MAX_TABLES, PARTS, WORKER_FLAG, worker_main
+from cluster_parts import forwarding_part, idle_part, throughput_part
+from cluster_room import MAX_TABLES, PARTS, WORKER_FLAG, cpu_hog, worker_main
 from server import raise_open_files
 
 # -- the command line -------------------------------------------------------------------------
@@ -74,8 +82,9 @@ async def bench(args: argparse.Namespace) -> int:
         "forwarding": forwarding_part, "idle": idle_part}
     for part in args.part:
         began = time.perf_counter()
-        console.rule(part)
-        await parts[part](args, console)
+        console.rule(part + (f" (CPU hog: {args.hog} busy processes)" if args.hog else ""))
+        with cpu_hog(args.hog):
+            await parts[part](args, console)
         console.print(f"({part}: {time.perf_counter() - began:.0f} s)")
     return 0
 
@@ -91,17 +100,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--logs", type=Path, metavar="DIR",
                         help="keep every room's logs (processes, proxy, load generators) in "
                              "a new directory under DIR (default: deleted)")
+    parser.add_argument("--hog", type=int, default=0, metavar="N",
+                        help="N busy processes beside every part (default: 0)")
     parser.add_argument("--warmup", type=float, default=5.0, metavar="S",
                         help="seconds of play before each measured window (default: 5)")
     failover = parser.add_argument_group("failover")
     failover.add_argument("--kills", type=int, default=20, help="kills -9 (default: 20)")
-    failover.add_argument("--failover-tables", type=int, default=12, metavar="N",
-                          help="tables playing meanwhile (default: 12)")
+    failover.add_argument("--failover-tables", type=int, default=30, metavar="N",
+                          help="tables playing meanwhile (default: 30)")
+    failover.add_argument("--failover-games", nargs="+", default=["gin", "rummy", "spades"],
+                          metavar="GAME", help="their games, in turn (default: gin rummy "
+                                               "spades)")
     failover.add_argument("--failover-think", type=float, default=0.1, metavar="S",
                           help="mean seconds before each move (default: 0.1)")
-    failover.add_argument("--lease-ttl", type=float, default=3.0, metavar="S",
-                          help="CARDTABLE_LEASE_TTL of the processes (default: 3, the "
-                               "server's own default)")
+    failover.add_argument("--lease-ttl", type=float, default=ServerConfig().lease_ttl,
+                          metavar="S", help="CARDTABLE_LEASE_TTL of the processes (default: "
+                                            "the server's own, %(default)g)")
     failover.add_argument("--stuck-after", type=float, default=30.0, metavar="S",
                           help="a table without a move this long after a kill is stuck "
                                "(default: 30)")
@@ -136,6 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"table counts from 1 to {MAX_TABLES}")
     if not all(1 <= n <= 3 for n in args.processes) or not 1 <= args.clients <= 4:
         parser.error("--processes from 1 to 3, --clients from 1 to 4")
+    for game in args.failover_games:
+        try:
+            get_game(game)
+        except (KeyError, ValueError):
+            parser.error(f"no game {game!r}")
+    if not 0 <= args.hog <= 16:
+        parser.error("--hog from 0 to 16")
     if not (1 <= args.kills <= 200 and 1 <= args.failover_tables <= 200
             and 1 <= args.repeat <= 10 and 1 <= args.forward_rounds <= 20
             and 1 <= args.idle <= 15000 and 1 <= args.idle_per_table <= 200):

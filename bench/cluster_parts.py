@@ -1,13 +1,11 @@
-"""The four parts of the scale-out benchmark (``bench/cluster.py``), each with its report:
-failover after kill -9, throughput of 1-3 processes, forwarded against local commands,
-idle sockets."""
+"""Three parts of the scale-out benchmark (``bench/cluster.py``), each with its report:
+throughput of 1-3 processes, forwarded against local commands, idle sockets (failover
+after kill -9 is ``cluster_failover.py``)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import bisect
-import random
 import statistics
 import sys
 import time
@@ -23,8 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from cardtable.bots.gin_simple import choose
-from cardtable.client import ActionRefused, Client, ClientError, Connection
+from cardtable.client import Client, ClientError, Connection
 from cluster_harness import Cluster
 from cluster_room import (
     LoadGenerators,
@@ -37,11 +34,10 @@ from cluster_room import (
     measured_window,
     ms,
     node_pids,
-    percentile,
     progress_bar,
     show_troubles,
 )
-from server import OPTIONS, raise_open_files, rss_kib
+from server import raise_open_files, rss_kib
 
 # -- throughput and latency of 1, 2, 3 processes ----------------------------------------------
 
@@ -235,160 +231,6 @@ def report_forwarding(rounds: list[Round], args: argparse.Namespace, console: Co
     summary.add_row("forwarded − local", ms(forwarded[0] - local[0]),
                     ms(forwarded[1] - local[1]), f"{forwarded[2] - local[2]:+.0%}")
     console.print(summary)
-
-
-# -- failover after kill -9 -------------------------------------------------------------------
-
-
-class FailoverSeat:
-    """One client seat against the server's computer, through the proxy: the arrival
-    time of each acknowledged move, and what went wrong."""
-
-    def __init__(self, conn: Connection, think: float):
-        self.conn, self.think = conn, think
-        self.acks: list[float] = []
-        self.refusals: list[str] = []
-        self.lost: str = ""
-
-    def acked_after(self, moment: float) -> float | None:
-        """When the first ack after ``moment`` arrived (acks are kept in arrival order)."""
-        first = bisect.bisect_right(self.acks, moment)
-        return self.acks[first] if first < len(self.acks) else None
-
-    async def play(self) -> None:
-        conn = self.conn
-        try:
-            while True:
-                if conn.view.get("phase") == "match_over":
-                    await conn.rematch()
-                elif conn.my_turn:
-                    await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
-                    try:
-                        answer = await conn.act(choose(conn.view))
-                    except ActionRefused as refused:  # stale after a reconnect: look again
-                        self.refusals.append(refused.code)
-                        continue
-                    self.acks.append(answer.at)
-                else:
-                    await conn.recv()
-        except ClientError as error:
-            self.lost = repr(error)
-
-
-@dataclass
-class Kill:
-    process: int
-    table_time: float | None  # the picked table's next ack after the kill; None: stuck
-    owned_times: list[float | None]  # every table the killed process owned
-    restart_seconds: float
-
-
-async def wait_acks(seats: list[FailoverSeat], after: float, limit: float) -> list[float | None]:
-    """Each seat's first ack after ``after`` (perf_counter) minus ``after``; None for a
-    seat with none within ``limit`` seconds."""
-    deadline = time.perf_counter() + limit
-    while time.perf_counter() < deadline:
-        if all(s.acked_after(after) is not None for s in seats):
-            break
-        await asyncio.sleep(0.02)
-    found = [s.acked_after(after) for s in seats]
-    return [None if at is None else at - after for at in found]
-
-
-async def failover_part(args: argparse.Namespace, console: Console) -> list[Kill]:
-    kills: list[Kill] = []
-    with card_room(args, 3, lease_ttl=args.lease_ttl) as room:
-        async with Client(room.base_url, frame_rate=None, timeout=60) as client:
-            seats: list[FailoverSeat] = []
-            ids: list[str] = []
-            for _ in range(args.failover_tables):
-                seat = await client.create_table("gin", OPTIONS, opponent="computer",
-                                                 name="Ann")
-                conn = client.connect(seat, give_up_after=120)
-                await conn.open()
-                seats.append(FailoverSeat(conn, args.failover_think))
-                ids.append(seat.table_id)
-            players = [asyncio.create_task(s.play()) for s in seats]
-            columns = (TextColumn("kill -9"), BarColumn(), MofNCompleteColumn(),
-                       TextColumn("{task.fields[status]}"))
-            with Progress(*columns, console=console, transient=True) as progress:
-                bar = progress.add_task("kills", total=args.kills, status="")
-                for n in range(args.kills):
-                    await asyncio.sleep(random.uniform(1.0, 2.0))  # any moment of a renewal
-                    steady = await wait_acks(seats, time.perf_counter(), args.stuck_after)
-                    if None in steady:
-                        console.print(f"[red]before kill {n + 1}: {steady.count(None)} "
-                                      "tables without a move[/red]")
-                    kill = await kill_one(room, ids, seats, random.randrange(len(ids)), args)
-                    kills.append(kill)
-                    shown = "stuck" if kill.table_time is None else f"{kill.table_time:.2f} s"
-                    progress.update(bar, advance=1, status=f"last: {shown}")
-            for player in players:
-                player.cancel()
-            await asyncio.gather(*players, return_exceptions=True)
-            await asyncio.gather(*(s.conn.close() for s in seats), return_exceptions=True)
-        show_troubles(room, 0, console)
-    report_failover(kills, seats, args, console)
-    return kills
-
-
-async def kill_one(room: Cluster, ids: list[str], seats: list[FailoverSeat], picked: int,
-                   args: argparse.Namespace) -> Kill:
-    """Kill -9 the owner of table ``picked``, time every table it owned to its next
-    acknowledged move, start it again."""
-    for _ in range(30):  # a lease between two owners, or a process slow to answer
-        nodes = {h["node"]: i for i, h in enumerate(await healths(room)) if h is not None}
-        owners = await owners_of(room, ids)
-        owner = owners[picked]
-        if owner in nodes:
-            break
-        await asyncio.sleep(1)
-    else:
-        raise RuntimeError(f"table {ids[picked]} is owned by {owner!r}, none of {nodes}")
-    victim = nodes[owner]
-    owned = [i for i, o in enumerate(owners) if o == owner]
-    killed_at = time.perf_counter()
-    await asyncio.to_thread(room.kill, victim)
-    times = await wait_acks([seats[i] for i in owned], killed_at, args.stuck_after)
-    began = time.perf_counter()
-    await asyncio.to_thread(room.restart, victim)
-    return Kill(victim, times[owned.index(picked)], times, time.perf_counter() - began)
-
-
-def report_failover(kills: list[Kill], seats: list[FailoverSeat], args: argparse.Namespace,
-                    console: Console) -> None:
-    picked = [k.table_time for k in kills if k.table_time is not None]
-    every = [t for k in kills for t in k.owned_times if t is not None]
-    stuck = sum(k.table_time is None for k in kills)
-    stuck_owned = sum(t is None for k in kills for t in k.owned_times)
-    table = Table(title=f"failover: kill -9 of a table's owner, 3 processes behind "
-                        f"{args.proxy}, lease TTL {args.lease_ttl:g} s, "
-                        f"{args.failover_tables} tables (a client seat against the "
-                        f"computer, {args.failover_think:g} s think)")
-    for name in ("tables timed", "kills", "samples", "p50 s", "p99 s", "max s", "min s",
-                 "over 5 s", "stuck"):
-        table.add_column(name, justify="left" if name == "tables timed" else "right")
-    for name, samples, stuck_count, count in (
-            ("the picked table", picked, stuck, len(kills)),
-            ("every table the killed process owned", every, stuck_owned,
-             sum(len(k.owned_times) for k in kills))):
-        table.add_row(name, f"{len(kills)}", f"{count}",
-                      *(f"{percentile(samples, q) / 1000:.2f}" for q in (0.5, 0.99, 1.0)),
-                      f"{min(samples):.2f}" if samples else "-",
-                      f"{sum(t > 5 for t in samples)}", f"{stuck_count}")
-    console.print(table)
-    refusals: dict[str, int] = {}
-    for s in seats:
-        for code in s.refusals:
-            refusals[code] = refusals.get(code, 0) + 1
-    lost = [s.lost for s in seats if s.lost]
-    restarts = statistics.median(k.restart_seconds for k in kills) if kills else float("nan")
-    console.print(f"From the kill to the client's next acknowledged move (stuck: none within "
-                  f"{args.stuck_after:g} s). Reconnects: "
-                  f"{sum(s.conn.reconnects for s in seats)}; refused moves: "
-                  f"{refusals or 'none'}; clients that gave up: {len(lost)}"
-                  f"{' (' + lost[0] + ')' if lost else ''}; a restart took {restarts:.1f} s "
-                  "(median, until the proxy routed to it again).")
 
 
 # -- idle sockets -----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import gc
 import json
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -69,11 +70,11 @@ def scratch(keep: Path | None) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def card_room(args: argparse.Namespace, processes: int, *, single: bool = False,
-              lease_ttl: float = 3.0) -> Iterator[Cluster]:
+              lease_ttl: float = 3.0, env: dict[str, str] | None = None) -> Iterator[Cluster]:
     """A started card room (``args.proxy`` in front, logs kept under ``args.logs`` if
-    given); ``single``: one process without Redis (plain single-process mode) behind the
-    same proxy."""
-    env = dict(SERVER_ENV)
+    given; ``env`` added to the processes' environment); ``single``: one process without
+    Redis (plain single-process mode) behind the same proxy."""
+    env = {**SERVER_ENV, **(env or {})}
     if single:
         env["REDIS_URL"] = ""  # an empty REDIS_URL is no cluster
     with scratch(args.logs) as tmp:
@@ -84,6 +85,21 @@ def card_room(args: argparse.Namespace, processes: int, *, single: bool = False,
             yield room
         finally:
             room.close()
+
+
+@contextlib.contextmanager
+def cpu_hog(processes: int) -> Iterator[None]:
+    """``processes`` busy loops of their own beside the room (``--hog N``): the machine as a
+    loaded VPS is, where the room's processes wait for a core."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+        for hog in hogs:
+            hog.wait()
 
 
 def node_pids(room: Cluster) -> list[int]:

@@ -11,11 +11,24 @@ writes its token to the table's row (``Store.claim``) before it reads the log, a
 append checks its token under the row's lock (``Store.append_event``), so a stale owner's
 write fails with ``Fenced`` instead of forking the log.
 
-The holder renews all its leases every ``ttl / 3`` (one script call per 500 leases). A
-lease it cannot renew (taken over, expired, or Redis away past the lease's end) is
-reported to ``on_lost``; while Redis is
-away a table is kept only until its lease's end as this process last saw it, so the owner
-never plays on after another process may have taken over.
+**Renewal runs in a thread of its own** (:class:`Leases` ``start``), with a synchronous
+Redis client of short timeouts, not on the event loop: a process whose loop is busy (a
+long bot decision, a collector pass, many tables at once) or starved of CPU still renews
+on time, because a thread waiting on a timer gets the interpreter's lock within its switch
+interval (5 ms) however busy the loop is. Every ``ttl / 4`` it renews every lease held (one
+script call per 500 leases) and the node's heartbeat key. A lease whose key expired while
+the fence counter still holds our token (nobody took it since: the whole process was
+paused longer than the TTL, e.g. SIGSTOP, swap, a VM stalled) is set back with our same
+value in the same script: *retaken*, and the table never moves. A lease another process
+holds is *lost*: reported to ``on_lost`` on the event loop (``call_soon_threadsafe``) with
+its cause in the log. While Redis is away a table is kept only until its lease's end as
+this process last saw it, so the owner never plays on after another may have taken over.
+
+Figures (``bench/cluster.py --part failover``, docs/benchmarks.md "Leases and failover"):
+on the 2-core test machine with two CPU hogs beside 3 processes the event loop answered a
+probe up to ~1.5-2.5 s late (p99 ~1 s) while the renewal thread started at most ~0.3 s late
+(p99 < 0.1 s); hence a TTL of 3 s renewed every 0.75 s leaves a renewal 2.25 s of slack,
+and a process paused past that still keeps its tables by the retake.
 """
 
 from __future__ import annotations
@@ -23,12 +36,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
+import redis as sync_redis
 from redis.asyncio import Redis
 
+from ..server import metrics
+
 log = logging.getLogger("cardtable.cluster")
+T = TypeVar("T")
+
+RENEWALS_PER_TTL = 4  # a renewal every ttl / 4: three may be missed before a lease ends
+REDIS_TIMEOUT = 0.5  # seconds the renewal thread waits for Redis (it answers in ~1 ms)
+LEASE_POLL = 0.25  # seconds between looks at a lease while its holder does not answer
 
 # Set the lease if nobody holds it: {token, holder}; {0, holder} when someone does.
 _ACQUIRE = """
@@ -39,21 +62,34 @@ local value = ARGV[1] .. ':' .. token
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
 return {token, value}
 """
-# Extend each lease we still hold (ARGV[1]: ms; ARGV[i + 1]: what KEYS[i] must hold):
-# per key 1, or 0 when it is not ours any more. One call for many keys: a process with
-# thousands of tables renews them in a few calls, not thousands.
+# Keep each lease we hold (ARGV[1]: ms, ARGV[2]: our node; per table two keys, its lease
+# and its fence counter, and ARGV[i + 2] our token): 1 renewed; 2 retaken (the key had
+# expired but the counter is still at our token: nobody took it since); 0 lost, with who
+# holds it now ("node:token") or, when nobody does, the counter ("fence N"). One call for
+# many tables: a process with thousands renews them in a few calls, not thousands.
 _RENEW = """
-local renewed = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[i + 1] then
-    renewed[i] = redis.call('PEXPIRE', key, ARGV[1])
+local answers = {}
+for i = 1, #KEYS / 2 do
+  local ours = ARGV[2] .. ':' .. ARGV[i + 2]
+  local held = redis.call('GET', KEYS[2 * i - 1])
+  if held == ours then
+    redis.call('PEXPIRE', KEYS[2 * i - 1], ARGV[1])
+    answers[2 * i - 1], answers[2 * i] = 1, ''
+  elseif held then
+    answers[2 * i - 1], answers[2 * i] = 0, held
   else
-    renewed[i] = 0
+    local fence = redis.call('GET', KEYS[2 * i]) or '0'
+    if fence == ARGV[i + 2] then
+      redis.call('SET', KEYS[2 * i - 1], ours, 'PX', ARGV[1])
+      answers[2 * i - 1], answers[2 * i] = 2, ''
+    else
+      answers[2 * i - 1], answers[2 * i] = 0, 'fence ' .. fence
+    end
   end
 end
-return renewed
+return answers
 """
-RENEW_CHUNK = 500  # leases per call: Redis runs a script alone, so keep each one short
+RENEW_CHUNK = 500  # tables per call: Redis runs a script alone, so keep each one short
 # Delete the lease if we still hold it.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -75,51 +111,210 @@ def holder_of(value: str | None) -> tuple[str, int] | None:
     return node, int(token)
 
 
+def lost_cause(info: str) -> str:
+    """Why a lease is not ours any more, from what the renewal script found."""
+    holder = holder_of(info) if not info.startswith("fence ") else None
+    if holder is not None:
+        return f"taken by node {holder[0]} (token {holder[1]})"
+    return f"it expired and another process took it since ({info})"
+
+
 class Leases:
-    """The leases this process holds, and the loop that keeps them."""
+    """The leases this process holds, and the thread that keeps them.
+
+    ``held`` and ``valid_until`` are shared with the renewal thread: change them only
+    under ``lock`` (the thread holds it for a copy or an update, never across a call to
+    Redis). ``redis_url`` is the renewal thread's Redis (default: where ``redis`` goes);
+    ``beat_key``, if given, is set to expire after ``ttl`` at every round: the node's
+    heartbeat, kept by the same thread for the same reason.
+    """
 
     def __init__(self, redis: Redis, prefix: str, node: str, ttl: float,
-                 on_lost: Callable[[str], None]):
+                 on_lost: Callable[[str], None], *, redis_url: str | None = None,
+                 beat_key: str | None = None):
         self.redis, self.prefix, self.node, self.ttl = redis, prefix, node, ttl
         self.on_lost = on_lost
+        self.interval = ttl / RENEWALS_PER_TTL
         self.held: dict[str, int] = {}  # table id -> our token
         self.valid_until: dict[str, float] = {}  # monotonic end of each lease as last renewed
+        self.lock = threading.Lock()
+        self.redis_url, self.beat_key = redis_url, beat_key
         self._acquire = redis.register_script(_ACQUIRE)
-        self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._raise = redis.register_script(_RAISE)
-        self._task: asyncio.Task[None] | None = None
+        self._sync: sync_redis.Redis | None = None  # the renewal thread's own client
+        self._renew: Any = None  # its renewal script
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._away_since: float | None = None  # when renewals began to fail
 
     def key(self, table_id: str) -> str:
         return f"{self.prefix}:lease:{table_id}"
 
+    def fence_key(self, table_id: str) -> str:
+        return f"{self.prefix}:fence:{table_id}"
+
+    # -- the renewal thread -------------------------------------------------------------------
+
     def start(self) -> None:
-        self._task = asyncio.create_task(self._keep(), name="lease keeper")
+        """Start renewing, from a thread of its own (call on the event loop)."""
+        self._loop = asyncio.get_running_loop()
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._keep, name="lease keeper", daemon=True)
+        self._thread.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        self._stopping.set()
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join, 5)
+            self._thread = None
+        if self._sync is not None:
+            self._sync.close()
+            self._sync = None
+
+    def _sync_client(self) -> sync_redis.Redis:
+        if self.redis_url is not None:
+            return sync_redis.Redis.from_url(self.redis_url, socket_timeout=REDIS_TIMEOUT,
+                                             socket_connect_timeout=REDIS_TIMEOUT)
+        given = self.redis.connection_pool.connection_kwargs
+        return sync_redis.Redis(host=given.get("host", "localhost"),
+                                port=given.get("port", 6379), db=given.get("db", 0),
+                                username=given.get("username"),
+                                password=given.get("password"),
+                                socket_timeout=REDIS_TIMEOUT,
+                                socket_connect_timeout=REDIS_TIMEOUT)
+
+    def _keep(self) -> None:
+        due = time.monotonic()
+        while not self._stopping.wait(max(0.0, due - time.monotonic())):
+            began = time.monotonic()
+            metrics.LEASE_LATE_SECONDS.labels("thread").observe(max(0.0, began - due))
+            self._probe_loop(began)
+            try:
+                self.renew_round()
+            except Exception:  # a bug, not Redis: say it, and keep renewing
+                log.exception("lease renewal round failed")
+            metrics.LEASE_RENEW_SECONDS.observe(time.monotonic() - began)
+            # The next round a whole interval after this one began; after a pause (the
+            # process stopped, the machine stalled) from now, not in a burst to catch up.
+            due = max(due + self.interval, time.monotonic())
+
+    def _probe_loop(self, sent: float) -> None:
+        """Time how late the event loop runs a callback: what a renewal on the loop would
+        have waited (the figure that moved renewal into this thread)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(_loop_heard, sent)
+
+    def renew_round(self) -> None:
+        """Renew every lease held and the heartbeat (in the thread: blocking calls)."""
+        if self._sync is None:
+            self._sync = self._sync_client()
+            self._renew = self._sync.register_script(_RENEW)
+        client = self._sync
+        with self.lock:
+            tables = list(self.held.items())
+        began = time.monotonic()
+        answers: list[Any] = []  # per table: its status, then what the script found
+        try:
+            if self.beat_key is not None:
+                client.set(self.beat_key, "1", px=int(self.ttl * 1000))
+            for start in range(0, len(tables), RENEW_CHUNK):
+                chunk = tables[start:start + RENEW_CHUNK]
+                keys = [k for table_id, _ in chunk
+                        for k in (self.key(table_id), self.fence_key(table_id))]
+                answers += self._renew(keys=keys, args=[int(self.ttl * 1000), self.node,
+                                                        *(token for _, token in chunk)])
+        except sync_redis.RedisError as error:  # Redis away: keep each table until its end
+            metrics.REDIS_ERRORS.labels("renew").inc()
+            self._away_since = self._away_since or began
+            log.warning("cannot renew %d leases: %r", len(tables), error)
+            self._past_their_end(tables, began)
+            return
+        away, self._away_since = self._away_since, None
+        if away is not None:
+            log.warning("renewing leases again after %.1f s of Redis errors", began - away)
+        lost: list[tuple[str, str]] = []
+        with self.lock:
+            for i, (table_id, token) in enumerate(tables):
+                status, info = int(answers[2 * i]), _text(answers[2 * i + 1]) or ""
+                if self.held.get(table_id) != token:
+                    continue  # released or taken again meanwhile
+                if status:
+                    self.valid_until[table_id] = began + self.ttl
+                    if status == 2:
+                        metrics.LEASE_EVENTS.labels("retaken").inc()
+                        log.warning("retook the lease of table %s: it had expired (this "
+                                    "process ran late) and nobody took it since", table_id)
+                else:
+                    lost.append((table_id, lost_cause(info)))
+                    self._forget(table_id)
+        for table_id, cause in lost:
+            self._report_lost(table_id, cause)
+
+    def _past_their_end(self, tables: list[tuple[str, int]], now: float) -> None:
+        """Redis is away: the leases that may have ended before the next round are lost
+        (another process may take them as soon as Redis is back)."""
+        away = now - (self._away_since or now)
+        lost = []
+        with self.lock:
+            for table_id, token in tables:
+                if self.held.get(table_id) == token and \
+                        self.valid_until.get(table_id, 0) <= now + self.interval:
+                    self._forget(table_id)
+                    lost.append(table_id)
+        for table_id in lost:
+            self._report_lost(table_id, f"it expired while Redis was away ({away:.1f} s "
+                                        "so far)")
+
+    def _report_lost(self, table_id: str, cause: str) -> None:
+        metrics.LEASE_EVENTS.labels("lost").inc()
+        log.warning("lost the lease of table %s: %s", table_id, cause)
+        loop = self._loop
+        if loop is None:  # never started nor run from a loop: a plain call
+            self._lost_on_loop(table_id)
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing to stop
+            loop.call_soon_threadsafe(self._lost_on_loop, table_id)
+
+    def _lost_on_loop(self, table_id: str) -> None:
+        with self.lock:
+            taken_again = table_id in self.held  # acquired anew since: a new table there
+        if not taken_again:
+            self.on_lost(table_id)
+
+    def _forget(self, table_id: str) -> None:
+        self.held.pop(table_id, None)
+        self.valid_until.pop(table_id, None)
+
+    # -- the event loop's side ----------------------------------------------------------------
 
     async def acquire(self, table_id: str) -> tuple[int | None, str | None]:
         """Take the table's lease: (our token, None), or (None, the holder's node)."""
         started = time.monotonic()
-        token, value = await self._acquire(
-            keys=[self.key(table_id), f"{self.prefix}:fence:{table_id}"],
-            args=[self.node, int(self.ttl * 1000)])
+        try:
+            token, value = await self._acquire(
+                keys=[self.key(table_id), self.fence_key(table_id)],
+                args=[self.node, int(self.ttl * 1000)])
+        except Exception:
+            metrics.REDIS_ERRORS.labels("acquire").inc()
+            raise
         text = value.decode() if isinstance(value, bytes) else str(value)
         if not token:
             holder = holder_of(text)
             return None, None if holder is None else holder[0]
-        self.held[table_id] = int(token)
-        self.valid_until[table_id] = started + self.ttl
+        with self.lock:
+            self.held[table_id] = int(token)
+            self.valid_until[table_id] = started + self.ttl
+        metrics.LEASE_EVENTS.labels("gained").inc()
         return int(token), None
 
     async def raise_counter(self, table_id: str, token: int) -> None:
         """The database has seen ``token``: the next one must be larger (Redis restarted
         empty); the lease we hold is given back, to be taken again with a good token."""
-        await self._raise(keys=[f"{self.prefix}:fence:{table_id}"], args=[token])
+        await self._raise(keys=[self.fence_key(table_id)], args=[token])
         await self.release(table_id)
 
     async def owner(self, table_id: str) -> str | None:
@@ -138,56 +333,50 @@ class Leases:
             found[table_id] = None if holder is None else holder[0]
         return found
 
+    async def while_held_by(self, table_id: str, node: str,
+                            work: Awaitable[T]) -> tuple[bool, T | None]:
+        """``work``'s result, unless the table's lease leaves ``node`` first: (True, its
+        result), or (False, None) as soon as the lease is seen elsewhere or ended. A
+        question to an owner that died waits for its lease's end, not the full timeout."""
+        task = asyncio.ensure_future(work)
+        try:
+            while True:
+                done, _ = await asyncio.wait({task}, timeout=LEASE_POLL)
+                if done:
+                    return True, task.result()
+                with contextlib.suppress(Exception):  # Redis away: the question's timeout
+                    if await self.owner(table_id) != node:
+                        return False, None
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
     async def release(self, table_id: str) -> None:
         """Give the lease back (the table left memory, or this process stops)."""
-        token = self.held.pop(table_id, None)
-        self.valid_until.pop(table_id, None)
+        with self.lock:
+            token = self.held.pop(table_id, None)
+            self.valid_until.pop(table_id, None)
         if token is not None:
+            metrics.LEASE_EVENTS.labels("released").inc()
             with contextlib.suppress(Exception):  # it expires anyway
                 await self._release(keys=[self.key(table_id)], args=[f"{self.node}:{token}"])
 
     def drop(self, table_id: str) -> None:
         """Forget a lease lost to another process (nothing to give back)."""
-        self.held.pop(table_id, None)
-        self.valid_until.pop(table_id, None)
-
-    async def _keep(self) -> None:
-        while True:
-            await asyncio.sleep(self.ttl / 3)
-            await self.renew_all()
+        with self.lock:
+            self._forget(table_id)
 
     async def renew_all(self) -> None:
-        """Renew every lease held; report those lost (or past their end while Redis is
-        away) to ``on_lost``."""
-        tables = list(self.held.items())
-        if not tables:
-            return
-        started = time.monotonic()
-        lost: list[str] = []
-        try:
-            results: list[int] = []
-            for start in range(0, len(tables), RENEW_CHUNK):
-                chunk = tables[start:start + RENEW_CHUNK]
-                results += await self._renew(
-                    keys=[self.key(table_id) for table_id, _ in chunk],
-                    args=[int(self.ttl * 1000), *(f"{self.node}:{token}" for _, token in chunk)])
-        except Exception as error:  # Redis away: keep each table until its lease ends
-            log.warning("cannot renew %d leases: %r", len(tables), error)
-            now = time.monotonic()
-            lost = [t for t, _ in tables if self.valid_until.get(t, 0) <= now + self.ttl / 3]
-        else:
-            for (table_id, token), renewed in zip(tables, results, strict=True):
-                if self.held.get(table_id) != token:
-                    continue  # released or taken again meanwhile
-                if renewed:
-                    self.valid_until[table_id] = started + self.ttl
-                else:
-                    lost.append(table_id)
-        for table_id in lost:
-            if table_id in self.held:
-                log.warning("lost the lease of table %s", table_id)
-                self.drop(table_id)
-                self.on_lost(table_id)
+        """One renewal round now, off the loop (tests; the thread does it by itself); the
+        leases it finds lost are reported before it returns."""
+        self._loop = self._loop or asyncio.get_running_loop()
+        await asyncio.to_thread(self.renew_round)
+
+
+def _loop_heard(sent: float) -> None:
+    metrics.LEASE_LATE_SECONDS.labels("loop").observe(time.monotonic() - sent)
 
 
 def _text(value: bytes | str | None) -> str | None:

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.cluster")
 BlockChanged = Callable[[str, str, bool], None]  # (blocker, blocked, blocking)
+WATCH_INTERVAL = 0.5  # seconds between looks at the owners of the tables held here
 # A held socket's command unanswered this long is closed (1012): the client resends it.
 # Well inside the 10 s in which every command gets an answer (docs/server.md).
 ANSWER_WAIT = 6.0
@@ -71,7 +72,9 @@ class ClusterNode:
         self.redis: Redis = Redis.from_url(redis_url, socket_timeout=max(1.0, ttl / 2),
                                            socket_connect_timeout=max(1.0, ttl / 2),
                                            retry=Retry(NoBackoff(), 1))
-        self.leases = Leases(self.redis, prefix, self.node, ttl, self._lost)
+        # The leases' renewal thread keeps the heartbeat too: both must survive a busy loop.
+        self.leases = Leases(self.redis, prefix, self.node, ttl, self._lost, redis_url=redis_url,
+                             beat_key=self._beat_key(self.node))
         self.bus = Bus(self.redis, prefix, self.node, self._handle)
         self.bus.on_unheard, self.bus.on_cut = self._unheard, self._cut
         self.registry: Registry | None = None
@@ -342,10 +345,11 @@ class ClusterNode:
         await self.redis.set(self._beat_key(self.node), "1", px=int(self.ttl * 1000))
 
     async def _watch(self) -> None:
+        # Often: a socket here of a table whose owner died reconnects this soon after the
+        # lease ends (one MGET of the tables held here, one EXISTS of the owners' nodes).
         while True:
-            await asyncio.sleep(self.ttl / 3)
+            await asyncio.sleep(min(WATCH_INTERVAL, self.ttl / 3))
             try:
-                await self._beat()
                 await self._check_owners()
                 await self._check_holders()
             except Exception as error:  # Redis away: the leases run out on their own

@@ -22,6 +22,8 @@ cardtable_retries_total            counter    ``retry`` answers, by cause
 cardtable_http_errors_total        counter    5xx answers, by status and cause
 cardtable_lease_events_total       counter    leases gained, retaken, lost, released
 cardtable_lease_renew_seconds      histogram  one renewal round of all leases held
+cardtable_lease_late_seconds       histogram  how late a renewal round (thread) or a
+                                              callback of the event loop (loop) ran
 cardtable_bus_lag_seconds          histogram  published by one process to heard by another
 cardtable_redis_errors_total       counter    Redis calls that failed, by what was asked
 cardtable_gc_pause_seconds         histogram  collector pauses, by generation
@@ -149,3 +151,10 @@ def time_collections() -> None:
     if _GC_TIMER is None:
         _GC_TIMER = _GcTimer()
         gc.callbacks.append(_GC_TIMER)
+
+
+LEASE_LATE_SECONDS = Histogram(
+    "cardtable_lease_late_seconds", "How late a lease renewal round started on its "
+    "thread (thread), and how late the event loop ran a callback posted then (loop).",
+    ["where"], buckets=(.005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2, 3, 5, 10),
+    registry=REGISTRY)
