@@ -148,7 +148,9 @@ def dict_config(settings: LogSettings) -> dict[str, Any]:
         # uvicorn's lines come through the same handler; its access log stays off (a card
         # room's requests are its players' business, not the log's).
         "loggers": {**{name: {"handlers": [], "propagate": True} for name in UVICORN_LOGGERS},
-                    "uvicorn.access": {"handlers": ["nowhere"], "propagate": False}},
+                    "uvicorn.access": {"handlers": ["nowhere"], "propagate": False},
+                    # Alembic narrates each migration step at INFO: its errors are enough.
+                    "alembic": {"level": "WARNING"}},
     }
 
 
