@@ -1,10 +1,12 @@
 """Start-up cost of ``cardtable serve``: CPU seconds and wall time from exec to the first 200.
 
-Run ``python bench/startup.py [--runs 10] [--against 995c5f8 HEAD~60]``.  Each run starts
-``python -m cardtable serve --host 127.0.0.1 --port P --data-dir TMP`` (a fresh SQLite data
-directory every run) with ``PYTHONPATH`` at one tree's ``src``, polls ``/api/games`` until
-it answers 200, then ``/``, and at each first 200 reads the server's CPU seconds (user +
-system, from ``/proc/PID/stat``) and the wall time since exec; then stops the server.
+Run ``python bench/startup.py [--runs 10] [--against 995c5f8 HEAD~60] [--restart]``.
+Each run starts ``python -m cardtable serve --host 127.0.0.1 --port P --data-dir DIR`` with
+``PYTHONPATH`` at one tree's ``src`` (DIR: a new SQLite data directory every run; with
+``--restart``, one per tree, made by an uncounted first start, so its schema is at head),
+polls ``/api/games`` until it answers 200, then ``/``, and at each first 200 reads the
+server's CPU seconds (user + system, from ``/proc/PID/stat``) and the wall time since
+exec; then stops the server.
 
 The trees are this checkout's working tree (``this tree``) and every ``--against``
 revision, checked out with ``git worktree add --detach`` into a temporary directory (this
@@ -77,9 +79,12 @@ def status(port: int, path: str) -> int | None:
         conn.close()
 
 
-def one_run(src: Path, timeout: float) -> Run:
+def one_run(src: Path, timeout: float, data_dir: Path | None = None) -> Run:
+    """One start of the server of ``src``: on a new data directory, or on ``data_dir``
+    (kept) for a restart."""
     port = free_port()
-    data_dir = Path(tempfile.mkdtemp(prefix="startup-data-"))
+    keep = data_dir is not None
+    data_dir = data_dir or Path(tempfile.mkdtemp(prefix="startup-data-"))
     env = {**os.environ, "PYTHONPATH": str(src)}
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
@@ -107,7 +112,8 @@ def one_run(src: Path, timeout: float) -> Run:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-        shutil.rmtree(data_dir, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(data_dir, ignore_errors=True)
     return run
 
 
@@ -151,7 +157,8 @@ def importtime(timeout: float, top: int) -> None:
         table = Table(title=f"Top {top} imports by {title} time (ms)")
         for column in ("module", "cumulative", "self", "depth"):
             table.add_column(column, justify="left" if column == "module" else "right")
-        for cumulative_i, self_i, depth, name in sorted(rows, key=lambda r: -r[key])[:top]:
+        ranked = sorted(rows, key=lambda row: row[0] if key == 0 else row[1], reverse=True)
+        for cumulative_i, self_i, depth, name in ranked[:top]:
             table.add_row(name, f"{cumulative_i / 1000:.0f}", f"{self_i / 1000:.0f}",
                           str(depth // 2))
         console.print(table)
@@ -176,8 +183,9 @@ def median(values: list[float]) -> float:
 
 
 def report(console: Console, trees: dict[str, Path], runs: dict[str, list[Run]],
-           reference: str | None, loads: list[float]) -> None:
-    table = Table(title=f"cardtable serve, exec to first 200 (SQLite, fresh data dir); "
+           reference: str | None, loads: list[float], restart: bool) -> None:
+    database = "a database at head (a restart)" if restart else "a new database"
+    table = Table(title=f"cardtable serve, exec to first 200 (SQLite, {database}); "
                         f"{len(next(iter(runs.values())))} runs each, medians")
     table.add_column("tree")
     for path in PATHS:
@@ -209,6 +217,9 @@ def main() -> None:
                         help="git revisions to compare with (the first is the reference)")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds a server may take to its first 200")
+    parser.add_argument("--restart", action="store_true",
+                        help="start on a database made by an earlier start (at the newest "
+                             "schema), not on a new one")
     parser.add_argument("--importtime", action="store_true",
                         help="run this tree once under -X importtime and show the top imports")
     parser.add_argument("--top", type=int, default=25, help="rows of --importtime")
@@ -227,9 +238,15 @@ def main() -> None:
             worktrees.append(where)
             trees[f"{rev} ({where.name})" if rev != where.name else rev] = where / "src"
         # One start of each tree first, not counted: it writes the tree's bytecode caches
-        # (a fresh worktree has none), which every later start reads.
-        for src in trees.values():
-            one_run(src, args.timeout)
+        # (a fresh worktree has none), which every later start reads; with --restart its
+        # database is the one every later start of that tree opens.
+        data_dirs: dict[str, Path | None] = {}
+        for number, (name, src) in enumerate(trees.items()):
+            data_dirs[name] = None
+            if args.restart:
+                data_dirs[name] = parent / f"data-{number}"
+                (parent / f"data-{number}").mkdir()
+            one_run(src, args.timeout, data_dirs[name])
         runs: dict[str, list[Run]] = {name: [] for name in trees}
         loads: list[float] = []
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -238,12 +255,12 @@ def main() -> None:
             for _ in range(args.runs):
                 for name, src in trees.items():
                     loads.append(os.getloadavg()[0])
-                    run = one_run(src, args.timeout)
+                    run = one_run(src, args.timeout, data_dirs[name])
                     runs[name].append(run)
                     progress.update(task, advance=1, last=f"{name}: "
                                     f"{run.cpu['/api/games']:.2f} CPU-s")
         reference = list(trees)[1] if len(trees) > 1 else None
-        report(console, trees, runs, reference, loads)
+        report(console, trees, runs, reference, loads, args.restart)
     finally:
         for where in worktrees:
             remove_worktree(where)
