@@ -38,6 +38,9 @@ keeps every process's log.  The parts:
 * **idle**: ``--idle`` spectator sockets, ``--idle-per-table`` to a table, opened through
   the proxy to 3 processes and held; sockets per process (``/api/health``), the total,
   and each process's resident memory before and after.
+* **redis-outages**: 3 processes on a private ``redis-server``, stopped ``--outages``
+  times for ``--outage-seconds`` during play (``bench/cluster_outages.py`` says what is
+  timed).
 
 ``--hog N`` runs N busy processes (a ``while True`` each) beside every part, as a loaded
 machine would.  Figures of record: docs/benchmarks.md ("Scale-out"; "Under load (issue
@@ -63,6 +66,7 @@ from cardtable.engine import get_game
 from cardtable.server.config import ServerConfig
 from cluster_failover import failover_part
 from cluster_harness import unavailable
+from cluster_outages import outage_arguments, redis_outages_part
 from cluster_parts import forwarding_part, idle_part, throughput_part
 from cluster_room import MAX_TABLES, PARTS, WORKER_FLAG, cpu_hog, worker_main
 from server import raise_open_files
@@ -79,7 +83,7 @@ async def bench(args: argparse.Namespace) -> int:
         return 2
     parts: dict[str, Callable[[argparse.Namespace, Console], Awaitable[object]]] = {
         "failover": failover_part, "throughput": throughput_part,
-        "forwarding": forwarding_part, "idle": idle_part}
+        "forwarding": forwarding_part, "idle": idle_part, "redis-outages": redis_outages_part}
     for part in args.part:
         began = time.perf_counter()
         console.rule(part + (f" (CPU hog: {args.hog} busy processes)" if args.hog else ""))
@@ -145,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                       help="idle spectator sockets (default: 3000)")
     idle.add_argument("--idle-per-table", type=int, default=100, metavar="N",
                       help="spectators to a table (default: 100; the server takes 200)")
+    outage_arguments(parser)
     args = parser.parse_args(argv)
     if not all(1 <= n <= MAX_TABLES for n in [*args.tables, args.forward_tables]):
         parser.error(f"table counts from 1 to {MAX_TABLES}")

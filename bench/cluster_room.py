@@ -33,7 +33,7 @@ from cardtable.server import gc_tuning
 from cluster_harness import Cluster
 from server import OPTIONS, BenchTable, Tally, cpu_seconds, raise_open_files
 
-PARTS = ("failover", "throughput", "forwarding", "idle")
+PARTS = ("failover", "throughput", "forwarding", "idle", "redis-outages")
 WORKER_FLAG = "--load-worker"
 SERVER_ENV = {"CARDTABLE_FRAME_RATE": "100000", "CARDTABLE_JOIN_LIMIT": "1000000",
               "CARDTABLE_CREATE_LIMIT": "1000000", "CARDTABLE_SOCKET_LIMIT": "1000000"}

@@ -1,0 +1,141 @@
+"""Redis away and back, three times, while a card room plays (issue 27, item 5).
+
+Three real processes behind HAProxy share a private ``redis-server`` (nothing on disk:
+it comes back empty) and PostgreSQL; a dozen tables of mixed games are played by the
+games' bots through ``cardtable.client`` (``tests/timed_client.py``), their sockets on
+whichever process the proxy picked, so most frames are forwarded over the bus. Redis is
+stopped three times during play, each time for longer than a lease lasts. For all three:
+
+* every move sent got an answer within 10 s: its acknowledgement or an error, or the
+  socket's close after which the client reconnects and resends it with the same id,
+  and then that copy was answered in its turn;
+* every table moved again after Redis came back (no socket orphaned, no table stuck);
+* at the end every acknowledged move is in the log exactly once and none of ours that
+  was not acknowledged is, and every seat's last view is the log's replay.
+
+How fast play resumes is measured, not asserted: ``bench/cluster.py --part
+redis-outages`` (docs/benchmarks.md, "Redis away and back").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from cardtable.client import Client
+from cardtable.engine import get_game
+from cardtable.server.table_replay import rebuild
+from cardtable.store import Store
+from cluster_harness import Cluster, RedisServer, unavailable
+from timed_client import TimedConnection, TimedSeat
+
+pytestmark = pytest.mark.slow
+GAMES = ["gin", "rummy", "rummy500", "romme", "indian", "spades"] * 2
+OUTAGES = 3
+PAST_THE_LEASE = 4.0  # an outage lasts the lease's TTL and this much more
+
+
+@pytest.fixture(autouse=True)
+def cluster_possible() -> None:
+    if (why := unavailable()) is not None:
+        pytest.skip(why)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    try:
+        (tmp_path / "redis").mkdir()
+        server = RedisServer(tmp_path / "redis").start()
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    yield server
+    server.stop()
+
+
+async def sit_everyone(client: Client, cluster: Cluster) -> list[TimedSeat]:
+    seats = []
+    for game in GAMES:
+        descriptor = get_game(game)
+        players = 4 if game == "spades" else 3 if game != "gin" else 2
+        grant = await client.create_table(game=game, opponent="computer", name="Ann",
+                                          players=players,
+                                          options=dict(descriptor.options.EXPRESS),
+                                          settings={"turn_time": 0})
+        conn = TimedConnection(f"{cluster.ws_base}/ws/{grant.table_id}", grant,
+                               give_up_after=120)
+        await conn.open()
+        seats.append(TimedSeat(game, conn, grant.table_id))
+    return seats
+
+
+@contextlib.asynccontextmanager
+async def playing(seats: list[TimedSeat]) -> AsyncIterator[list[asyncio.Task[None]]]:
+    stop = asyncio.Event()
+    players = [asyncio.create_task(seat.play(stop, random.Random(i)))
+               for i, seat in enumerate(seats)]
+    try:
+        yield players
+    finally:
+        stop.set()
+        await asyncio.gather(*players, return_exceptions=True)
+    for task in players:
+        task.result()
+
+
+async def all_moved_since(seats: list[TimedSeat], players: list[asyncio.Task[None]],
+                          moment: float, timeout: float = 120) -> None:
+    """Until every seat has had a move acknowledged after ``moment`` (none is stuck)."""
+    deadline = time.perf_counter() + timeout
+    while stuck := [s.game for s in seats if s.acked_after(moment) is None]:
+        for task in players:
+            if task.done():
+                task.result()  # a player that failed fails the test now
+        assert time.perf_counter() < deadline, f"no move since Redis came back: {stuck}"
+        await asyncio.sleep(0.2)
+
+
+async def check_against_the_log(cluster: Cluster, seat: TimedSeat) -> None:
+    await seat.conn.wait_for(
+        lambda c: c.my_turn or c.view.get("phase") == "match_over", timeout=60)
+    frame = await seat.conn.sync(timeout=60)
+    store = await Store.open(cluster.database_url)
+    try:
+        record = await store.get_table(seat.table_id)
+        events = await store.load_events(seat.table_id)
+    finally:
+        await store.close()
+    assert record is not None
+    ours = [e.cmd_id for e in events if e.seat == 0 and e.cmd_id is not None]
+    assert len(ours) == len(set(ours)), f"{seat.game}: a move logged twice"
+    assert sorted(ours) == sorted(seat.acked_ids), (
+        f"{seat.game}: lost {set(seat.acked_ids) - set(ours)}, "
+        f"unacknowledged {set(ours) - set(seat.acked_ids)}")
+    assert frame.v == events[-1].version
+    assert frame.d["view"] == rebuild(record, events).state.view(0)
+
+
+async def test_redis_away_three_times_every_move_answered(
+        tmp_path: Path, own_redis: RedisServer) -> None:
+    with Cluster(tmp_path, processes=3, redis_url=own_redis.url) as cluster:
+        outage = cluster.lease_ttl + PAST_THE_LEASE
+        async with Client(cluster.base_url) as client:
+            seats = await sit_everyone(client, cluster)
+            async with playing(seats) as players:
+                for _ in range(OUTAGES):
+                    await all_moved_since(seats, players, time.perf_counter())
+                    await asyncio.to_thread(own_redis.stop)
+                    await asyncio.sleep(outage)  # the outage's length, on purpose
+                    await asyncio.to_thread(own_redis.start)  # empty: nothing on disk
+                    await all_moved_since(seats, players, time.perf_counter())
+            late = {seat.game: seat.conn.late() for seat in seats if seat.conn.late()}
+            assert not late, late
+            assert sum(len(seat.acked_ids) for seat in seats) > 0
+            for seat in seats:
+                await check_against_the_log(cluster, seat)
+                await seat.conn.close()
