@@ -159,12 +159,15 @@ defaults
     option httplog
     option dontlognull
     option forwardfor
-    option redispatch
+    # Every retry to another process (the default is the last one only): a connection
+    # refused by a process that just died goes elsewhere at once, not after 1 s turns.
+    option redispatch 1
     retries 3
     timeout connect 2s
-    # As in production (deploy/haproxy.cfg): a process busy with load answers its check
-    # late, not never; giving up after the 200 ms interval would mark it down.
-    timeout check 2s
+    # As in production (deploy/haproxy.cfg): a process starved of CPU answers its check
+    # late, not never (seen 2 s late on a loaded machine, when every process was then
+    # marked down and the proxy answered 503); a dead one refuses it at once.
+    timeout check 5s
     timeout client 30s
     timeout server 30s
     timeout tunnel 1h
@@ -180,7 +183,7 @@ backend nodes
     option httpchk
     http-check send meth GET uri {HEALTH_PATH} ver HTTP/1.1 hdr Host localhost
     http-check expect status 200
-    default-server check inter 200ms fastinter 100ms downinter 200ms rise 1 fall 2
+    default-server check inter 200ms fastinter 100ms downinter 200ms rise 1 fall 3
     http-response set-header {BACKEND_HEADER} %si:%sp
 {servers}
 """

@@ -1,19 +1,31 @@
 """Table leases on a real Redis (cardtable/cluster/leases.py): one holder at a time,
 tokens that only grow, renewal by the holder only, and what a holder does when Redis
-goes away (it keeps a table only until the lease it last renewed ends)."""
+goes away (it keeps a table only until the lease it last renewed ends). A holder whose
+event loop is blocked, or a whole process stopped past its lease, keeps its tables: the
+renewal runs in a thread of its own, and a lease that expired with nobody taking it since
+is retaken with the same token."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import secrets
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis as sync_redis
 from redis.asyncio import Redis
 
+from cardtable.bots.gin_simple import choose
+from cardtable.client import Client
 from cardtable.cluster.leases import Leases, holder_of
-from cluster_harness import RedisServer
+from cardtable.server import metrics
+from cluster_harness import Cluster, RedisServer, shared_redis_url, unavailable
 
 
 @pytest.fixture
@@ -41,28 +53,101 @@ async def test_one_holder_and_growing_tokens(redis: Redis, prefix: str) -> None:
     assert holder_of(f"B:{later}") == ("B", later)
 
 
-async def test_a_lease_not_renewed_expires_and_its_holder_hears_it(redis: Redis,
-                                                                   prefix: str) -> None:
+def event_count(event: str) -> float:
+    return metrics.LEASE_EVENTS.labels(event)._value.get()
+
+
+async def until_expired(redis: Redis, key: str) -> None:
+    deadline = time.monotonic() + 10
+    while await redis.exists(key):
+        assert time.monotonic() < deadline, f"{key} never expired"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_lease_taken_by_another_node_is_reported_lost(
+        redis: Redis, prefix: str, caplog: pytest.LogCaptureFixture) -> None:
     lost: list[str] = []
     a, b = leases(redis, prefix, "A", ttl=0.3, lost=lost), leases(redis, prefix, "B")
     first, _ = await a.acquire("t_1")
-    await asyncio.sleep(0.45)
+    await until_expired(redis, a.key("t_1"))
     second, _ = await b.acquire("t_1")
     assert second is not None and first is not None and second > first
-    await a.renew_all()
+    before = event_count("lost")
+    with caplog.at_level(logging.WARNING, logger="cardtable.cluster"):
+        await a.renew_all()
     assert lost == ["t_1"] and "t_1" not in a.held
+    assert event_count("lost") == before + 1
+    assert f"lost the lease of table t_1: taken by node B (token {second})" in caplog.text
     assert await a.owner("t_1") == "B"  # A's failed renewal did not touch B's lease
+
+
+async def test_an_expired_lease_still_ours_is_retaken_with_its_token(redis: Redis,
+                                                                    prefix: str) -> None:
+    """The whole process was paused past its lease and nobody took the table meanwhile:
+    the next renewal sets it back, the same token, and the table never moves."""
+    lost: list[str] = []
+    a = leases(redis, prefix, "A", ttl=0.3, lost=lost)
+    token, _ = await a.acquire("t_1")
+    await until_expired(redis, a.key("t_1"))
+    before = event_count("retaken")
+    await a.renew_all()
+    assert lost == [] and a.held == {"t_1": token}
+    assert (await redis.get(a.key("t_1"))).decode() == f"A:{token}"
+    assert 0 < await redis.pttl(a.key("t_1")) <= 300
+    assert event_count("retaken") == before + 1
+    # Retaken is not taken anew: the next owner's token is still the next number.
+    await a.release("t_1")
+    later, _ = await leases(redis, prefix, "B").acquire("t_1")
+    assert later == token + 1
+
+
+async def test_a_blocked_event_loop_does_not_cost_the_lease(redis: Redis, prefix: str) -> None:
+    """The loop is held by a slow synchronous call (a long bot decision, a big encode) for
+    twice the TTL: the renewal thread keeps the lease and the heartbeat all along, and
+    another node asking for the table meanwhile finds it held."""
+    ttl = 1.5
+    lost: list[str] = []
+    beat = f"{prefix}:node:A"
+    a = Leases(redis, prefix, "A", ttl, lost.append, redis_url=shared_redis_url(),
+               beat_key=beat)
+    token, _ = await a.acquire("t_1")
+    seen: set[str | None] = set()
+    beats: set[int] = set()
+    stop = threading.Event()
+
+    def watch() -> None:  # another node looking, from outside the blocked loop
+        with sync_redis.Redis.from_url(shared_redis_url()) as client:
+            while not stop.wait(0.02):
+                value = client.get(a.key("t_1"))
+                seen.add(None if value is None else value.decode())
+                beats.add(int(client.exists(beat)))
+
+    watcher = threading.Thread(target=watch)
+    a.start()
+    watcher.start()
+    try:
+        time.sleep(2 * ttl)  # the loop blocked: nothing on it runs meanwhile
+    finally:
+        stop.set()
+        watcher.join()
+        await a.stop()
+    assert seen == {f"A:{token}"}, "the lease was gone or someone else's meanwhile"
+    assert beats == {1}, "the heartbeat lapsed meanwhile"
+    assert lost == [] and a.held == {"t_1": token}
+    assert await leases(redis, prefix, "B").acquire("t_1") == (None, "A")
 
 
 async def test_the_keeper_renews_what_it_holds(redis: Redis, prefix: str) -> None:
     a, b = leases(redis, prefix, "A", ttl=0.3), leases(redis, prefix, "B")
     await a.acquire("t_1")
+    rounds = metrics.LEASE_RENEW_SECONDS._sum.get()
     a.start()
     try:
         await asyncio.sleep(1.0)  # three lease lengths
         assert await b.acquire("t_1") == (None, "A")
     finally:
         await a.stop()
+    assert metrics.LEASE_RENEW_SECONDS._sum.get() > rounds  # its rounds were timed
 
 
 async def test_the_counter_follows_a_token_the_database_has_seen(redis: Redis,
@@ -128,3 +213,38 @@ async def test_a_table_that_could_not_be_made_keeps_no_lease(redis: Redis, prefi
     finally:
         await registry.close()
         await store.close()
+
+
+@pytest.mark.slow
+async def test_a_process_stopped_past_its_lease_keeps_its_tables(tmp_path: Path) -> None:
+    """A real owner process stopped (SIGSTOP) for twice its lease, nobody asking for its
+    table meanwhile: when it runs again it retakes the lease with the same token and the
+    table plays on where it was, without moving."""
+    if (why := unavailable()) is not None:
+        pytest.skip(why)
+    with Cluster(tmp_path, processes=2, lease_ttl=1.0) as room:
+        process = room.nodes[0].process
+        assert process is not None
+        async with Client(room.node_url(0), frame_rate=None) as client:
+            seat = await client.create_table("gin", {"target": 500}, opponent="computer",
+                                             name="Ann")
+            async with client.connect(seat) as conn:  # says hello to process 0 itself
+                key = f"{room.redis_prefix}:lease:{seat.table_id}"
+                with sync_redis.Redis.from_url(room.redis_url) as store:
+                    held = store.get(key)
+                    assert held is not None
+                    os.kill(process.pid, signal.SIGSTOP)
+                    try:
+                        time.sleep(2 * room.lease_ttl)  # stopped: the lease runs out
+                        assert store.get(key) is None
+                    finally:
+                        os.kill(process.pid, signal.SIGCONT)
+                    deadline = time.monotonic() + 30
+                    while store.get(key) != held:
+                        assert time.monotonic() < deadline, "the lease never came back"
+                        await asyncio.sleep(0.05)
+                    await conn.wait_for(lambda c: c.my_turn, timeout=30)
+                    answer = await conn.act(choose(conn.view))
+                    assert answer.t == "view" and store.get(key) == held
+        assert "retook the lease of table" in room.output(0)
+        assert "lost the lease" not in room.output(0)
