@@ -90,9 +90,15 @@ end
 return answers
 """
 RENEW_CHUNK = 500  # tables per call: Redis runs a script alone, so keep each one short
-# Delete the lease if we still hold it.
+# Delete the lease if we still hold it, and move the fence counter past our token: a
+# renewal round already under way in the thread must not take for a retake what was given
+# back (the next owner's token is then two up, which is as good).
 _RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('INCR', KEYS[2])
+  return 1
+end
 return 0
 """
 # The counter follows a token found in the database (Redis lost its data): max(counter, n).
@@ -361,7 +367,8 @@ class Leases:
         if token is not None:
             metrics.LEASE_EVENTS.labels("released").inc()
             with contextlib.suppress(Exception):  # it expires anyway
-                await self._release(keys=[self.key(table_id)], args=[f"{self.node}:{token}"])
+                await self._release(keys=[self.key(table_id), self.fence_key(table_id)],
+                                    args=[f"{self.node}:{token}"])
 
     def drop(self, table_id: str) -> None:
         """Forget a lease lost to another process (nothing to give back)."""
