@@ -14,6 +14,8 @@ answers). ``--outages`` times: play until every table has moved, stop Redis for
   next outage that got no answer (acknowledgement, error, or the socket's close that
   makes the client resend) within 10 s;
 * **answer p50/p99 during**: seconds from a copy sent while Redis was away to its answer;
+* **welcome p50/p99**: seconds from Redis back to each table's socket welcomed again
+  (its hello served: its table loaded, by whichever process the proxy picked);
 * **next move p50/p99/max**: seconds from Redis back to each table's next acknowledged
   move; **stuck**: tables without one within ``--stuck-after`` s.
 """
@@ -53,6 +55,7 @@ class Outage:
     stopped: float  # perf_counter
     back: float
     next_moves: list[float | None]  # per table: Redis back -> its next acknowledged move
+    welcomed: list[float | None]  # per table: Redis back -> its socket's next welcome
     during: list[float] = field(default_factory=list)  # answer times of copies sent meanwhile
     unanswered: int = 0
     copies: int = 0
@@ -124,7 +127,9 @@ async def play_through_outages(room: Cluster, redis_server: RedisServer, games: 
                 await asyncio.to_thread(redis_server.start)
                 back = time.perf_counter()
                 moved = await wait_moved(seats, back, args.stuck_after)
-                outages.append(Outage(stopped, back, moved))
+                welcomed = [s.welcomed_after(back) for s in seats]
+                outages.append(Outage(stopped, back, moved,
+                                      [None if w is None else w - back for w in welcomed]))
                 times = [t for t in moved if t is not None]
                 progress.update(bar, advance=1, status=f"last: next move p99 "
                                 f"{percentile(times, 0.99) / 1000:.1f} s, "
@@ -155,19 +160,25 @@ def report_outages(outages: list[Outage], seats: list[TimedSeat], args: argparse
                         f"{'/'.join(args.failover_games)} ({args.failover_think:g} s think), "
                         f"CPU hog {args.hog}, load {load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f}")
     for name in ("outage", "copies sent", "unanswered in 10 s", "answer p50 during s",
-                 "answer p99 during s", "next move p50 s", "p99 s", "max s", "stuck"):
+                 "answer p99 during s", "welcome p50 s", "p99 s", "next move p50 s",
+                 "p99 s", "max s", "stuck"):
         table.add_column(name, justify="right")
     every: list[float] = []
+    welcomes: list[float] = []
     for n, o in enumerate(outages, 1):
         moved = [t for t in o.next_moves if t is not None]
+        welcomed = [t for t in o.welcomed if t is not None]
         every += moved
+        welcomes += welcomed
         table.add_row(f"{n}", f"{o.copies}", f"{o.unanswered}",
                       *(_s(o.during, q) for q in (0.5, 0.99)),
+                      *(_s(welcomed, q) for q in (0.5, 0.99)),
                       *(_s(moved, q) for q in (0.5, 0.99, 1.0)),
                       f"{o.next_moves.count(None)}")
     table.add_row("all", f"{sum(o.copies for o in outages)}",
                   f"{sum(o.unanswered for o in outages)}",
                   *(_s([w for o in outages for w in o.during], q) for q in (0.5, 0.99)),
+                  *(_s(welcomes, q) for q in (0.5, 0.99)),
                   *(_s(every, q) for q in (0.5, 0.99, 1.0)),
                   f"{sum(o.next_moves.count(None) for o in outages)}")
     console.print(table)

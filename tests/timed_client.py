@@ -30,6 +30,7 @@ class TimedConnection(Connection):
         super().__init__(*args, **kwargs)
         self.sends: dict[str, list[float]] = {}  # act id -> when each copy went out
         self.answers: dict[str, list[tuple[float, str]]] = {}  # act id -> (when, what)
+        self.welcomes: list[float] = []  # when each hello was welcomed (each reconnect)
 
     def _answered(self, act_id: str, what: str, at: float | None = None) -> None:
         self.answers.setdefault(act_id, []).append((at or time.perf_counter(), what))
@@ -45,6 +46,8 @@ class TimedConnection(Connection):
             self._answered(frame.ack, "ack", frame.at)
         elif frame.t == "error" and isinstance(frame.d.get("id"), str):
             self._answered(frame.d["id"], f"error {frame.d.get('code')}", frame.at)
+        elif frame.t == "welcome":
+            self.welcomes.append(frame.at)
         return frame
 
     async def _connect_with_backoff(self) -> None:
@@ -97,6 +100,10 @@ class TimedSeat:
     def acked_after(self, moment: float) -> float | None:
         first = bisect.bisect_right(self.acks, moment)
         return self.acks[first] if first < len(self.acks) else None
+
+    def welcomed_after(self, moment: float) -> float | None:
+        first = bisect.bisect_right(self.conn.welcomes, moment)
+        return self.conn.welcomes[first] if first < len(self.conn.welcomes) else None
 
     async def play(self, stop: asyncio.Event, rng: random.Random) -> None:
         """The game's bot, match after match (a rematch after each), until ``stop``."""

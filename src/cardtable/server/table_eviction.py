@@ -31,6 +31,8 @@ import logging
 import time
 from typing import Any, Protocol
 
+from redis.exceptions import RedisError
+
 from ..cluster.remote import Moved
 from ..store import Store, TableRecord
 from .config import ServerConfig
@@ -123,6 +125,9 @@ class Eviction:
         except Moved as moved:  # scale-out: another process owns it now; askers look there
             log.info("table %s: %s", self.table_id, moved)
             error = moved
+        except RedisError as away:  # scale-out: nobody can own it while Redis is away
+            log.warning("table %s: cannot load it again: %r", self.table_id, away)
+            error = away
         except Exception as failed:
             log.exception("table %s: could not load it again", self.table_id)
             error = failed

@@ -81,15 +81,20 @@ async def open_table(websocket: WebSocket, table_id: str, config: ServerConfig) 
         await websocket.close(code=CloseCode.UNKNOWN_TABLE, reason="unknown table")
         return
     registry = registry_of(websocket)
-    waited_until = time.monotonic() + REDIS_WAIT
+    began = time.monotonic()
+    waited_until, waited = began + REDIS_WAIT, False
     while True:
         try:
             table = await registry.get(table_id)
+            if waited:
+                log.info("a socket of table %s waited %.1f s for Redis", table_id,
+                         time.monotonic() - began)
         except (SaveFailed, DBAPIError):  # the database is away: clients reconnect later
             await websocket.close(code=CloseCode.TRY_LATER, reason="database unavailable")
             return
         except RedisError as error:
             if time.monotonic() < waited_until:
+                waited = True
                 await asyncio.sleep(REDIS_LOOK)
                 continue
             log.warning("a socket of table %s sent away: %r", table_id, error)
