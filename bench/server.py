@@ -63,8 +63,9 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+import hog
 from cardtable.bots.gin_simple import choose
-from cardtable.client import ActionRefused, Client, Connection, Frame, Seat
+from cardtable.client import ActionRefused, Client, Connection, Frame, RequestRefused, Seat
 from cardtable.server import gc_tuning
 from local_postgres import fresh_postgres
 
@@ -82,6 +83,10 @@ class Tally:
     actions: int = 0
     refused: int = 0
     latencies: list[float] = field(default_factory=list)
+    open_refusals: dict[int, int] = field(default_factory=dict)  # HTTP status -> creates/joins
+
+    def refuse(self, status: int) -> None:
+        self.open_refusals[status] = self.open_refusals.get(status, 0) + 1
 
     def in_window(self, at: float) -> bool:
         return self.start <= at <= self.end
@@ -256,15 +261,34 @@ class BenchTable:
                 await conn.recv()
 
 
+OPEN_ATTEMPTS = 10  # a create or join refused with a 5xx is counted, then sent again
+
+
+async def refused_then_retried(tally: Tally, call: Callable[[], Any]) -> Any:
+    """``await call()``; a 5xx answer is counted in ``tally.open_refusals`` (the figure
+    that must stay 0) and the call sent again after a second, a few times."""
+    for attempt in range(OPEN_ATTEMPTS):
+        try:
+            return await call()
+        except RequestRefused as refusal:
+            if refusal.status < 500 or attempt == OPEN_ATTEMPTS - 1:
+                raise
+            tally.refuse(refusal.status)
+            await asyncio.sleep(1.0)
+    raise AssertionError("unreachable")
+
+
 async def open_tables(client: Client, count: int, tally: Tally,
                       think: float) -> list[tuple[BenchTable, Connection]]:
-    """Create ``count`` friend tables, seat both bots and connect them (not timed)."""
+    """Create ``count`` friend tables, seat both bots and connect them (not timed).  Any
+    5xx answer on the way is counted (``tally.open_refusals``) and the call retried."""
     gate = asyncio.Semaphore(50)
 
     async def one() -> list[tuple[BenchTable, Connection]]:
         async with gate:
-            ann = await client.create_table("gin", OPTIONS, opponent="friend", name="Ann")
-            bob = await client.join(ann.code, "Bob")
+            ann = await refused_then_retried(tally, lambda: client.create_table(
+                "gin", OPTIONS, opponent="friend", name="Ann"))
+            bob = await refused_then_retried(tally, lambda: client.join(ann.code, "Bob"))
             table = BenchTable(tally, think)
             seats: list[Seat] = [ann, bob]
             conns = [client.connect(s, on_frame=table.observer(s.seat)) for s in seats]
@@ -289,6 +313,12 @@ class Result:
     gc: GcWindow | None = None
     rss_mib: float = 0.0
     client_gc_ms: float = 0.0  # this process's longest collection in the window
+    load: str = ""  # the hog and the load average at the end of the window
+
+    @property
+    def refusals(self) -> int:
+        """5xx answers to creates and joins while the tables opened: must be 0."""
+        return sum(self.tally.open_refusals.values())
 
     @property
     def rate(self) -> float:
@@ -307,10 +337,14 @@ class Result:
 
 
 async def run(base_url: str, pid: int, data_dir: Path, count: int, seconds: float,
-              think: float, database: str, gc_mode: str, console: Console) -> Result:
+              think: float, database: str, gc_mode: str, console: Console,
+              hogs: int = 0) -> Result:
     tally = Tally()
     async with Client(base_url, frame_rate=None, timeout=60) as client:
+        opened = time.perf_counter()
         seats = await open_tables(client, count, tally, think)
+        console.print(f"{database} {count} tables opened in {time.perf_counter() - opened:.1f} s"
+                      f", 5xx answers on the way: {tally.open_refusals or 0}")
         # This process's own collections would stall every bot in it and count as the
         # server's latency: what it holds now is frozen, and its collector stays off for
         # the window (a minute of garbage at most); the passes left are shown.
@@ -334,6 +368,7 @@ async def run(base_url: str, pid: int, data_dir: Path, count: int, seconds: floa
                 progress.update(bar, completed=min(elapsed, seconds), status=status)
         tally.end, window_end = time.perf_counter(), time.monotonic()
         client_cpu, server_cpu = time.process_time() - cpu0, cpu_seconds(pid) - server0
+        load = hog.load_note(hogs)
         rss = rss_kib(pid) / 1024
         after = await gc_figures(pid, data_dir)
         gc_tuning.uninstall_stats(mine)
@@ -351,18 +386,20 @@ async def run(base_url: str, pid: int, data_dir: Path, count: int, seconds: floa
     return Result(database, count, think, window, tally, server_cpu / window,
                   client_cpu / window, gc_mode,
                   GcWindow.between(before, after, window_start, window_end), rss,
-                  max(mine.longest) * 1000)
+                  max(mine.longest) * 1000, load)
 
 
 DEFAULT_THRESHOLDS = gc.get_threshold()
-COLUMNS = ("database", "tables", "think s", "gc", "actions/s", "p50 ms", "p99 ms", "max ms",
+COLUMNS = ("database", "tables", "think s", "gc", "5xx", "actions/s", "p50 ms", "p99 ms",
+           "max ms",
            "GC max ms", "full GCs", "GC time", "tracked", "RSS MiB", "server CPU",
            "client CPU", "client GC ms")
 
 
 def row(r: Result) -> list[str]:
     g = r.gc
-    return [r.database, f"{r.tables:,}", f"{r.think:g}", r.gc_mode, f"{r.rate:,.0f}",
+    return [r.database, f"{r.tables:,}", f"{r.think:g}", r.gc_mode, f"{r.refusals}",
+            f"{r.rate:,.0f}",
             f"{r.percentile(0.50):.1f}", f"{r.percentile(0.99):.1f}",
             f"{r.percentile(1.0):.1f}", f"{g.longest_ms:.0f}" if g else "-",
             f"{g.passes[2]}" if g else "-", f"{r.gc_share:.1%}",
@@ -400,28 +437,40 @@ def report(results: list[Result], console: Console) -> None:
     console.print(f"{samples:,} latency samples; p50/p99/max from action sent to the "
                   "opponent's view received; CPU is core-seconds per second.  GC columns: the "
                   "server's collector in the window (longest pause, full passes, share of "
-                  "the time; tracked objects at the end); client GC: this process's longest.")
+                  "the time; tracked objects at the end); client GC: this process's longest. "
+                  "5xx: creates and joins refused while the tables opened (retried).")
+    for r in results:
+        console.print(f"{r.database} {r.tables:,} tables: {r.load}")
 
 
 async def bench(counts: list[int], seconds: float, think: float, databases: list[str],
-                database_url: str, gc_modes: list[str], repeat: int) -> list[Result]:
+                database_url: str, gc_modes: list[str], repeat: int, hogs: int = 0,
+                keep: Path | None = None) -> list[Result]:
     console = Console(width=None if sys.stdout.isatty() else 160)
     raise_open_files(4 * max(counts) + 1000)
     results = []
     plan = [(count, db, mode) for _ in range(repeat) for count in counts
             for db in databases for mode in gc_modes]
     for count, db, mode in plan:
-        with tempfile.TemporaryDirectory(prefix="cardtable-bench-") as tmp:
+        with contextlib.ExitStack() as dirs:
+            if keep is None:
+                tmp = dirs.enter_context(tempfile.TemporaryDirectory(prefix="cardtable-bench-"))
+            else:  # the data directory and the server's log stay for a look afterwards
+                keep.mkdir(parents=True, exist_ok=True)
+                tmp = tempfile.mkdtemp(prefix=f"{db}-{count}-", dir=keep)
+                console.print(f"data directory and server.log: {tmp}")
             async with contextlib.AsyncExitStack() as stack:
                 url = None
                 if db == "postgresql":
                     url = await stack.enter_async_context(fresh_postgres(database_url))
                 database = "PostgreSQL" if url else "SQLite"
+                stack.enter_context(hog.hog(hogs))
                 base_url, pid = stack.enter_context(server_process(Path(tmp), url, mode))
                 result = await run(base_url, pid, Path(tmp), count, seconds, think, database,
-                                   mode, console)
+                                   mode, console, hogs)
                 results.append(result)
-                console.print(f"{database} {count} tables, gc {mode}: {result.rate:,.0f} "
+                console.print(f"{database} {count} tables, gc {mode}: {result.refusals} 5xx, "
+                              f"{result.rate:,.0f} "
                               f"actions/s, p99 {result.percentile(0.99):.1f} ms, longest GC "
                               f"pause {result.gc.longest_ms if result.gc else 0:.0f} ms")
     report(results, console)
@@ -448,7 +497,12 @@ def main(argv: list[str] | None = None) -> int:
                              "python, freeze or T0,T1,T2")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="run the whole plan N times, interleaved (default: 1)")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep each run's data directory (SQLite file, server.log) under "
+                             "DIR instead of deleting it")
+    hog.add_argument(parser)
     args = parser.parse_args(argv)
+    hog.check(parser, args.hog)
     if not all(1 <= n <= MAX_TABLES for n in args.tables) or not 0 < args.seconds <= MAX_SECONDS:
         parser.error(f"--tables from 1 to {MAX_TABLES}, --seconds up to {MAX_SECONDS}")
     if not 0 <= args.think <= 60:
@@ -462,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(error))
     databases = args.db or (["postgresql"] if args.database_url else ["sqlite"])
     asyncio.run(bench(args.tables, args.seconds, args.think, databases,
-                      args.database_url or DEFAULT_POSTGRES, args.gc, args.repeat))
+                      args.database_url or DEFAULT_POSTGRES, args.gc, args.repeat, args.hog,
+                      args.keep))
     return 0
 
 

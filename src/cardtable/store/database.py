@@ -15,7 +15,7 @@ from sqlalchemy import Row, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from cardtable.store.engine import create_engine, normalize_url, writer
+from cardtable.store.engine import Writer, create_engine, normalize_url
 from cardtable.store.migrate import upgrade
 from cardtable.store.models import card_tables, chat_messages, table_events
 from cardtable.store.moderation import Moderation
@@ -45,7 +45,7 @@ class Store:
     def __init__(self, url: str, engine: AsyncEngine) -> None:
         self.url = url
         self.engine = engine
-        self._writer = writer(engine)
+        self._writer = Writer(engine)  # SQLite: one write at a time, in line
         self.players = Players(engine, self._writer)
         self.ratings = Ratings(engine)
         self.moderation = Moderation(engine, self._writer)

@@ -13,20 +13,40 @@ timeout (10 s, ``CARDTABLE_SQLITE_BUSY_MS``), PostgreSQL connections time out af
 and statements after 30 s, and a pooled PostgreSQL connection is pinged before use, so
 that one the server killed (a restart, a failover, ``pg_terminate_backend``) is replaced
 instead of failing the next command.
+
+**One writer at a time (SQLite).** Write transactions of this process take their turn
+through an asyncio lock (:class:`Writer`, first come first served) before they check out a
+connection and send ``BEGIN IMMEDIATE``, so the busy timeout only ever matters between
+processes. Measured (docs/benchmarks.md, "Under load"): with each pooled connection asking
+SQLite for the write lock by itself, the losers sleep in SQLite's busy handler (1, 2, 5 ...
+up to 100 ms between tries, no queue: the unlucky one can keep losing), the lock sits idle
+while they sleep, latency grows to seconds and, on a loaded machine, a write waited past the
+10 s timeout and its create or join was answered 503 "database is locked". In line, each
+write waits only for the ones ahead of it, and the lock is never idle while one waits. The
+wait in line is bounded too (10 s, or the busy timeout if longer): behind a lock held by
+another process the writers in line fail in turn, none later than that bound plus one busy
+timeout. PostgreSQL locks rows, not the database: its writers need no line.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import sqlite3
+import weakref
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+LINE_WAIT_S = 10.0  # the longest a write waits for this process's earlier writes (SQLite)
 PG_CONNECT_TIMEOUT, PG_STATEMENT_TIMEOUT = 10.0, 30.0  # seconds
 WRITE_OPTION = "cardtable_write"
 
@@ -80,6 +100,49 @@ def create_engine(url: str) -> AsyncEngine:
 def writer(engine: AsyncEngine) -> AsyncEngine:
     """The same engine (same pool) for transactions that write: BEGIN IMMEDIATE on SQLite."""
     return engine.execution_options(**{WRITE_OPTION: True})
+
+
+class Writer:
+    """Write transactions: ``async with store_writer.begin() as conn`` (committed at the end).
+
+    On SQLite they run one at a time in this process, in arrival order (see the module's
+    docstring); a transaction that waited longer than ``wait_limit`` for its turn fails
+    like one that waited for SQLite's lock (OperationalError "database is locked"), with
+    nothing changed. On PostgreSQL ``begin()`` is the engine's own.
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = writer(engine)
+        self.in_line = engine.dialect.name == "sqlite"
+        self.wait_limit = max(LINE_WAIT_S, sqlite_busy_timeout_ms() / 1000)
+        # One lock per event loop (a Store can outlive the loop it was opened in: tests).
+        self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary())
+        self.waiting = 0  # transactions in line now (for a look from outside: tests, benches)
+
+    @contextlib.asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncConnection]:
+        if not self.in_line:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        lock = self._locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+        self.waiting += 1
+        try:
+            async with asyncio.timeout(self.wait_limit):
+                await lock.acquire()
+        except TimeoutError:
+            raise OperationalError(
+                "BEGIN IMMEDIATE", None, sqlite3.OperationalError(
+                    f"database is locked (waited {self.wait_limit:g} s for this process's "
+                    "earlier writes)")) from None
+        finally:
+            self.waiting -= 1
+        try:
+            async with self.engine.begin() as conn:
+                yield conn
+        finally:
+            lock.release()
 
 
 def _setup_sqlite(engine: AsyncEngine, busy_ms: int) -> None:

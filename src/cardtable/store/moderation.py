@@ -20,6 +20,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from cardtable.store.engine import Writer
 from cardtable.store.models import blocks, players, reports
 
 MAX_REASON = 500  # characters of a report's reason
@@ -49,7 +50,7 @@ class ReportRecord:
 class Moderation:
     """Blocks and reports (``store.moderation``)."""
 
-    def __init__(self, engine: AsyncEngine, writer: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, writer: Writer) -> None:
         self.engine, self._writer = engine, writer
 
     # -- blocks -------------------------------------------------------------------------

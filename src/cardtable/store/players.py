@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardtable.names import name_key, name_keys, name_look
+from cardtable.store.engine import Writer
 from cardtable.store.models import match_seats, matches, player_stats, players, sessions
 from cardtable.store.ratings import gone_last, rate_match
 
@@ -87,7 +88,7 @@ class GameCounts:
 class Players:
     """The players' side of the store (``store.players``)."""
 
-    def __init__(self, engine: AsyncEngine, writer: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, writer: Writer) -> None:
         self.engine, self._writer = engine, writer
 
     async def create(self, player_id: str, token_hash: str, name: str) -> PlayerRecord:
