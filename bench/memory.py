@@ -27,6 +27,9 @@ sockets gives KiB per idle WebSocket (the server side: its connection objects, t
 socket buffers of the kernel are not in ``VmRSS``); the total is checked against 1 GiB.
 The open-file limit is raised for the server and the clients (they inherit it).
 
+``--hog N`` runs N busy processes beside each part (``bench/hog.py``), like a loaded
+machine; the load average at the end of each part is printed under its table.
+
 Figures of record: docs/benchmarks.md ("Long uptime").
 """
 
@@ -50,6 +53,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hog
 from cardtable.bots.gin_simple import choose
 from cardtable.client import Client, Connection, Seat, play
 from server import gc_figures, raise_open_files, rss_kib, server_process
@@ -290,7 +294,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="idle WebSockets to open (default: 10000)")
     parser.add_argument("--clients", type=int, default=4, metavar="K",
                         help="client processes holding them (default: 4)")
+    hog.add_argument(parser)
     args = parser.parse_args(argv)
+    hog.check(parser, args.hog)
     if sorted(args.finished) != args.finished or args.finished[0] < 1 \
             or args.finished[-1] > 50_000:
         parser.error("--finished: increasing counts from 1 to 50,000")
@@ -300,12 +306,19 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--concurrency from 1 to 500")
     console = Console(width=None if sys.stdout.isatty() else 130)
     if args.part in ("both", "finished"):
-        points = asyncio.run(finished_part(args.finished, args.concurrency,
-                                           args.evict_finished, args.settle, args.gc, console))
+        with hog.hog(args.hog):
+            points = asyncio.run(finished_part(args.finished, args.concurrency,
+                                               args.evict_finished, args.settle, args.gc,
+                                               console))
+            load = hog.load_note(args.hog)
         report_finished(points, args.evict_finished, args.gc, console)
+        console.print(f"finished tables: {load}")
     if args.part in ("both", "sockets"):
-        result = asyncio.run(sockets_part(args.sockets, args.clients, console))
+        with hog.hog(args.hog):
+            result = asyncio.run(sockets_part(args.sockets, args.clients, console))
+            load = hog.load_note(args.hog)
         report_sockets(result, console)
+        console.print(f"idle sockets: {load}")
     return 0
 
 

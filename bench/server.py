@@ -34,6 +34,13 @@ the variants interleaved, with a table of medians at the end: on a noisy machine
 medians of runs taken side by side.  The client process freezes and tunes its own
 collector once the tables are open and switches it off for the window (its pauses would
 otherwise be counted as the server's latency; any left are shown).
+
+Load: ``--hog N`` runs N busy processes (``bench/hog.py``) from before each server starts
+until its window ends, like a cheap or shared machine; every run prints the load average
+at the end of its window.  Creates and joins answered 5xx while the tables open are
+counted (the ``5xx`` column; each is sent again after a second): the figure must be 0.
+``--keep DIR`` keeps each run's data directory (the SQLite file and ``server.log``, where
+every refusal is logged with its cause) instead of deleting it.
 """
 
 from __future__ import annotations
