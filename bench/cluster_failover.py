@@ -124,6 +124,7 @@ class Kill:
     table_time: float | None  # the picked table's next ack after the kill; None: stuck
     owned_times: list[float | None]  # every table the killed process owned
     restart_seconds: float
+    repicked: bool  # the table first picked had no live owner for 10 s: another was
 
 
 async def owners_of(room: Cluster, table_ids: list[str]) -> list[str | None]:
@@ -200,9 +201,14 @@ async def kill_one(room: Cluster, ids: list[str], seats: list[FailoverSeat], pic
                    args: argparse.Namespace) -> Kill:
     """Kill -9 the owner of table ``picked``, time every table it owned to its next
     acknowledged move, start it again."""
-    for _ in range(30):  # a lease between two owners, or a process slow to answer
+    repicked = False
+    for attempt in range(30):  # a lease between two owners, or a process slow to answer
         nodes = {h["node"]: i for i, h in enumerate(await healths(room)) if h is not None}
         owners = await owners_of(room, ids)
+        if attempt >= 10 and owners[picked] not in nodes:  # stuck ownerless: another one
+            owned_now = [i for i, o in enumerate(owners) if o in nodes]
+            if owned_now:
+                picked, repicked = random.choice(owned_now), True
         owner = owners[picked]
         if owner in nodes:
             break
@@ -216,7 +222,8 @@ async def kill_one(room: Cluster, ids: list[str], seats: list[FailoverSeat], pic
     times = await wait_acks([seats[i] for i in owned], killed_at, args.stuck_after)
     began = time.perf_counter()
     await asyncio.to_thread(room.restart, victim, timeout=RESTART_TIMEOUT)
-    return Kill(victim, times[owned.index(picked)], times, time.perf_counter() - began)
+    return Kill(victim, times[owned.index(picked)], times, time.perf_counter() - began,
+                repicked)
 
 
 def report_failover(kills: list[Kill], seats: list[FailoverSeat], args: argparse.Namespace,
@@ -255,7 +262,8 @@ def report_failover(kills: list[Kill], seats: list[FailoverSeat], args: argparse
                   f"{' (' + gave_up[0] + ')' if gave_up else ''}; a restart took "
                   f"{restarts:.1f} s (median, until the proxy routed to it again). Leases "
                   f"lost by live processes: {lost}; retaken (expired, still theirs): "
-                  f"{retaken}.")
+                  f"{retaken}; kills whose first pick had no live owner for 10 s (another "
+                  f"table picked): {sum(k.repicked for k in kills)}.")
 
 
 def report_lateness(scrapes: LatenessScrapes, console: Console) -> None:
