@@ -13,7 +13,9 @@ stopped three times during play, each time for longer than a lease lasts. For al
 * at the end every acknowledged move is in the log exactly once and none of ours that
   was not acknowledged is, and every seat's last view is the log's replay.
 
-How fast play resumes is measured, not asserted: ``bench/cluster.py --part
+The bus itself is checked alone too (two nodes on the private Redis): what it could not
+deliver it says at once, and it subscribes again by itself. How fast play resumes is
+measured, not asserted: ``bench/cluster.py --part
 redis-outages`` (docs/benchmarks.md, "Redis away and back").
 """
 
@@ -23,13 +25,16 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from redis.asyncio import Redis as AsyncRedis
 
 from cardtable.client import Client
+from cardtable.cluster.bus import Bus, Message, NoAnswer
 from cardtable.engine import get_game
+from cardtable.server import metrics
 from cardtable.server.table_replay import rebuild
 from cardtable.store import Store
 from cluster_harness import Cluster, RedisServer, unavailable
@@ -139,3 +144,67 @@ async def test_redis_away_three_times_every_move_answered(
             for seat in seats:
                 await check_against_the_log(cluster, seat)
                 await seat.conn.close()
+
+
+async def test_the_bus_says_what_it_could_not_deliver_and_comes_back(
+        own_redis: RedisServer) -> None:
+    """The bus alone, two nodes on the private Redis: a question nobody hears fails at
+    once (not after its timeout); when Redis goes, a waiting question fails and the node
+    hears of the cut; when Redis is back each node subscribes again by itself."""
+    heard: list[Message] = []
+    cuts: list[str] = []
+    unheard: list[tuple[str, list[Message]]] = []
+
+    async def handle(message: Message) -> None:
+        heard.append(message)
+
+    clients = [AsyncRedis.from_url(own_redis.url, socket_timeout=1) for _ in range(2)]
+    a, b = (Bus(client, "outages", name, handle)
+            for client, name in zip(clients, "ab", strict=True))
+    a.on_cut = lambda: cuts.append("a")
+    a.on_unheard = lambda node, messages: unheard.append((node, messages))
+    lag_before = _sample("cardtable_bus_lag_seconds_count")
+    await a.start()
+    await b.start()
+    try:
+        a.post("b", {"k": "hello"})
+        await _until(lambda: heard)
+        assert heard[0]["k"] == "hello" and "@" not in heard[0]
+        assert _sample("cardtable_bus_lag_seconds_count") > lag_before
+        # Nobody listens on c's channel: the question fails as soon as that is known.
+        with pytest.raises(NoAnswer, match="did not hear"):
+            await a.ask("c", {"k": "info"}, timeout=3600)
+        assert unheard and unheard[0][0] == "c"
+        # b never answers: the question waits; Redis going away ends the wait.
+        waiting = asyncio.create_task(a.ask("b", {"k": "info"}, timeout=3600))
+        await _until(lambda: len(heard) == 2)
+        publish_errors = _sample("cardtable_redis_errors_total", op="publish")
+        await asyncio.to_thread(own_redis.stop)
+        with pytest.raises(NoAnswer, match="lost Redis"):
+            await waiting
+        await _until(lambda: cuts == ["a"] and not a.connected and not b.connected)
+        with pytest.raises(NoAnswer, match="not subscribed"):
+            await a.ask("b", {"k": "info"})
+        a.post("b", {"k": "lost"})
+        await _until(lambda: _sample("cardtable_redis_errors_total", op="publish")
+                     > publish_errors)
+        await asyncio.to_thread(own_redis.start)
+        await _until(lambda: a.connected and b.connected)
+        a.post("b", {"k": "again"})
+        await _until(lambda: heard[-1]["k"] == "again")
+        assert [m["k"] for m in heard] == ["hello", "info", "again"]
+    finally:
+        await a.stop()
+        await b.stop()
+        for client in clients:
+            await client.aclose()
+
+
+async def _until(condition: Callable[[], object], timeout: float = 30) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+def _sample(name: str, **labels: str) -> float:
+    return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
