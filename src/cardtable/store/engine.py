@@ -118,7 +118,6 @@ class Writer:
         # One lock per event loop (a Store can outlive the loop it was opened in: tests).
         self._locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary())
-        self.waiting = 0  # transactions in line now (for a look from outside: tests, benches)
 
     @contextlib.asynccontextmanager
     async def begin(self) -> AsyncIterator[AsyncConnection]:
@@ -127,7 +126,6 @@ class Writer:
                 yield conn
             return
         lock = self._locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
-        self.waiting += 1
         try:
             async with asyncio.timeout(self.wait_limit):
                 await lock.acquire()
@@ -136,8 +134,6 @@ class Writer:
                 "BEGIN IMMEDIATE", None, sqlite3.OperationalError(
                     f"database is locked (waited {self.wait_limit:g} s for this process's "
                     "earlier writes)")) from None
-        finally:
-            self.waiting -= 1
         try:
             async with self.engine.begin() as conn:
                 yield conn
