@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ...cluster.remote import Moved
 from .. import metrics
@@ -50,6 +51,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(SaveFailed)
     @app.exception_handler(DBAPIError)
+    @app.exception_handler(PoolTimeout)  # every pooled connection busy past pool_timeout
     async def database_fault(request: Request, error: Exception) -> JSONResponse:
         # The database is locked, down or unreachable: nothing changed (docs/server.md).
         kind = metrics.database_error_kind(error.__cause__ or error)
