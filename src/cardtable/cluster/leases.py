@@ -24,11 +24,14 @@ holds is *lost*: reported to ``on_lost`` on the event loop (``call_soon_threadsa
 its cause in the log. While Redis is away a table is kept only until its lease's end as
 this process last saw it, so the owner never plays on after another may have taken over.
 
-Figures (``bench/cluster.py --part failover``, docs/benchmarks.md "Leases and failover"):
-on the 2-core test machine with two CPU hogs beside 3 processes the event loop answered a
-probe up to ~1.5-2.5 s late (p99 ~1 s) while the renewal thread started at most ~0.3 s late
-(p99 < 0.1 s); hence a TTL of 3 s renewed every 0.75 s leaves a renewal 2.25 s of slack,
-and a process paused past that still keeps its tables by the retake.
+The cadence from measured pauses (``bench/cluster.py --part failover --hog 2``,
+docs/benchmarks.md "Leases and failover"; 2 cores, load average 7-20, 3 processes): the
+event loop ran a callback posted by the thread up to 3 s late (p99 1-1.5 s), so a renewal
+on the loop every TTL/3 with a 3 s lease lost 55 leases in one run; the thread started its
+rounds at most 0.5 s late (p99 0.1-0.25 s) and lost none. A 3 s TTL renewed every 0.75 s
+leaves 2.25 s of slack, 4.5 times the worst lateness seen (and more than the collector's
+~1.2 s pause at 1,000 tables, which holds the interpreter's lock, this thread's too).
+``cardtable_lease_late_seconds`` keeps both figures for an operator.
 """
 
 from __future__ import annotations
