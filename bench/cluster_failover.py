@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from cardtable.bots.levels import bot_for
-from cardtable.client import ActionRefused, Client, ClientError, Connection
+from cardtable.client import ActionRefused, Client, ClientError, Connection, Frame
 from cluster_harness import Cluster
 from cluster_room import card_room, healths, percentile, show_troubles
 
@@ -90,6 +90,7 @@ class FailoverSeat:
         self.game, self.conn, self.think = game, conn, think
         self.choose = bot_for(game)
         self.acks: list[float] = []
+        self.welcomes: list[float] = []  # a hello answered: the socket is at the table again
         self.refusals: list[str] = []
         self.lost: str = ""
 
@@ -97,6 +98,16 @@ class FailoverSeat:
         """When the first ack after ``moment`` arrived (acks are kept in arrival order)."""
         first = bisect.bisect_right(self.acks, moment)
         return self.acks[first] if first < len(self.acks) else None
+
+    def welcomed_after(self, moment: float, until: float) -> float | None:
+        """When the socket was welcomed again after ``moment`` and before ``until``."""
+        first = bisect.bisect_right(self.welcomes, moment)
+        found = self.welcomes[first] if first < len(self.welcomes) else None
+        return found if found is not None and found <= until else None
+
+    def heard(self, frame: Frame) -> None:
+        if frame.t == "welcome":
+            self.welcomes.append(frame.at)
 
     async def play(self) -> None:
         conn = self.conn
@@ -123,6 +134,7 @@ class Kill:
     process: int
     table_time: float | None  # the picked table's next ack after the kill; None: stuck
     owned_times: list[float | None]  # every table the killed process owned
+    welcome_times: list[float]  # of those reconnected before their ack: kill to welcome
     restart_seconds: float
     repicked: bool  # the table first picked had no live owner for 10 s: another was
 
@@ -165,8 +177,10 @@ async def failover_part(args: argparse.Namespace, console: Console) -> list[Kill
                 seat = await client.create_table(game, GAME_OPTIONS.get(game, {}),
                                                  opponent="computer", name="Ann")
                 conn = client.connect(seat, give_up_after=120)
+                player = FailoverSeat(game, conn, args.failover_think)
+                conn.on_frame = player.heard
                 await conn.open()
-                seats.append(FailoverSeat(game, conn, args.failover_think))
+                seats.append(player)
                 ids.append(seat.table_id)
             players = [asyncio.create_task(s.play()) for s in seats]
             columns = (TextColumn("kill -9"), BarColumn(), MofNCompleteColumn(),
@@ -220,10 +234,15 @@ async def kill_one(room: Cluster, ids: list[str], seats: list[FailoverSeat], pic
     killed_at = time.perf_counter()
     await asyncio.to_thread(room.kill, victim)
     times = await wait_acks([seats[i] for i in owned], killed_at, args.stuck_after)
+    welcomes = []
+    for i, acked in zip(owned, times, strict=True):
+        at = seats[i].welcomed_after(killed_at, killed_at + (acked or args.stuck_after))
+        if at is not None:
+            welcomes.append(at - killed_at)
     began = time.perf_counter()
     await asyncio.to_thread(room.restart, victim, timeout=RESTART_TIMEOUT)
-    return Kill(victim, times[owned.index(picked)], times, time.perf_counter() - began,
-                repicked)
+    return Kill(victim, times[owned.index(picked)], times, welcomes,
+                time.perf_counter() - began, repicked)
 
 
 def report_failover(kills: list[Kill], seats: list[FailoverSeat], args: argparse.Namespace,
@@ -240,10 +259,12 @@ def report_failover(kills: list[Kill], seats: list[FailoverSeat], args: argparse
     for name in ("tables timed", "kills", "samples", "p50 s", "p99 s", "max s", "min s",
                  "over 5 s", "stuck"):
         table.add_column(name, justify="left" if name == "tables timed" else "right")
+    welcomed = [t for k in kills for t in k.welcome_times]
     for name, samples, stuck_count, count in (
             ("the picked table", picked, stuck, len(kills)),
             ("every table the killed process owned", every, stuck_owned,
-             sum(len(k.owned_times) for k in kills))):
+             sum(len(k.owned_times) for k in kills)),
+            ("… its socket welcomed again (reconnected ones)", welcomed, 0, len(welcomed))):
         table.add_row(name, f"{len(kills)}", f"{count}",
                       *(f"{percentile(samples, q) / 1000:.2f}" for q in (0.5, 0.99, 1.0)),
                       f"{min(samples):.2f}" if samples else "-",
