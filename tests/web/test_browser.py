@@ -312,8 +312,8 @@ def test_net_resends_syncs_and_backs_off(browser: Browser, base_url: str) -> Non
     assert r["pendingAfterAck"] is None
     assert r["afterGap"] == [{"t": "sync"}]
     first, *rest = r["delays"]
-    assert 375 <= first <= 625
-    expected = [500, 1000, 2000, 4000, 8000, 10000, 10000]
+    assert 187.5 <= first <= 312.5  # 0.25 s, growing by half to 10 s, with jitter
+    expected = [min(10_000, 250 * 1.5 ** attempt) for attempt in range(7)]
     assert len(rest) == len(expected)
     for got, base in zip(rest, expected, strict=True):
         assert base * 0.75 <= got <= base * 1.25, (got, base)
