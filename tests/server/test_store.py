@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import insert, inspect
+from sqlalchemy import insert, inspect, text
 from sqlalchemy.engine import Connection
 
 import db_fixtures
@@ -157,6 +157,21 @@ async def test_duplicate_command_per_seat(store: Store) -> None:
     await store.create_table(table("t_2", "ABCDEF"))
     await store.append_event("t_2", action(1, seat=0, cmd_id="c-1"))  # another table
     assert len(await store.load_events("t_8mQ2xK1v")) == 4
+
+
+async def test_a_database_error_never_shows_the_values_it_was_given(store_url: str) -> None:
+    """Tracebacks go to the log: the values of a failed statement (an event's deck order,
+    a hidden card) must not be in its text."""
+    engine = create_engine(store_url)
+    try:
+        async with engine.connect() as conn:
+            with pytest.raises(Exception) as failed:
+                await conn.execute(text("INSERT INTO no_such_table VALUES (:deck)"),
+                                   {"deck": "7h Qs 2c secret-order"})
+    finally:
+        await engine.dispose()
+    assert "no_such_table" in str(failed.value)
+    assert "secret-order" not in str(failed.value) + repr(failed.value)
 
 
 async def test_unknown_table(store: Store) -> None:

@@ -86,14 +86,19 @@ def sqlite_busy_timeout_ms() -> int:
 
 
 def create_engine(url: str) -> AsyncEngine:
-    """An async engine for ``url`` (normalized), with the settings described above."""
+    """An async engine for ``url`` (normalized), with the settings described above.
+
+    ``hide_parameters``: a database error's text (in a traceback in the log) names the
+    statement but not its values, which hold deck orders and hidden cards (events'
+    payloads and chance) and players' details."""
     sa_url = make_url(normalize_url(url))
     if sa_url.get_backend_name() == "sqlite":
         busy_ms = sqlite_busy_timeout_ms()
-        engine = create_async_engine(sa_url, connect_args={"timeout": busy_ms / 1000})
+        engine = create_async_engine(sa_url, hide_parameters=True,
+                                     connect_args={"timeout": busy_ms / 1000})
         _setup_sqlite(engine, busy_ms)
         return engine
-    return create_async_engine(sa_url, pool_pre_ping=True, connect_args={
+    return create_async_engine(sa_url, pool_pre_ping=True, hide_parameters=True, connect_args={
         "timeout": PG_CONNECT_TIMEOUT, "command_timeout": PG_STATEMENT_TIMEOUT})
 
 
