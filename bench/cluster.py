@@ -68,7 +68,8 @@ from cluster_failover import failover_part
 from cluster_harness import unavailable
 from cluster_outages import outage_arguments, redis_outages_part
 from cluster_parts import forwarding_part, idle_part, throughput_part
-from cluster_room import MAX_TABLES, PARTS, WORKER_FLAG, cpu_hog, worker_main
+from cluster_room import MAX_TABLES, PARTS, WORKER_FLAG, worker_main
+from hog import hog
 from server import raise_open_files
 
 # -- the command line -------------------------------------------------------------------------
@@ -87,7 +88,7 @@ async def bench(args: argparse.Namespace) -> int:
     for part in args.part:
         began = time.perf_counter()
         console.rule(part + (f" (CPU hog: {args.hog} busy processes)" if args.hog else ""))
-        with cpu_hog(args.hog):
+        with hog(args.hog):
             await parts[part](args, console)
         console.print(f"({part}: {time.perf_counter() - began:.0f} s)")
     return 0

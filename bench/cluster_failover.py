@@ -25,7 +25,7 @@ from rich.table import Table
 from cardtable.bots.levels import bot_for
 from cardtable.client import ActionRefused, Client, ClientError, Connection, Frame
 from cluster_harness import Cluster
-from cluster_room import card_room, healths, percentile, show_troubles
+from cluster_room import card_room, healths, percentile, show_troubles, wait_acks
 
 # Long matches where a game has a target; a match that ends is played again (rematch).
 GAME_OPTIONS: dict[str, dict[str, Any]] = {"gin": {"target": 500}}
@@ -144,18 +144,6 @@ async def owners_of(room: Cluster, table_ids: list[str]) -> list[str | None]:
     async with aioredis.Redis.from_url(room.redis_url, decode_responses=True) as client:
         values = await client.mget([f"{room.redis_prefix}:lease:{t}" for t in table_ids])
     return [v.rpartition(":")[0] if v else None for v in values]
-
-
-async def wait_acks(seats: list[FailoverSeat], after: float, limit: float) -> list[float | None]:
-    """Each seat's first ack after ``after`` (perf_counter) minus ``after``; None for a
-    seat with none within ``limit`` seconds."""
-    deadline = time.perf_counter() + limit
-    while time.perf_counter() < deadline:
-        if all(s.acked_after(after) is not None for s in seats):
-            break
-        await asyncio.sleep(0.02)
-    found = [s.acked_after(after) for s in seats]
-    return [None if at is None else at - after for at in found]
 
 
 def lease_lines(room: Cluster) -> tuple[int, int]:

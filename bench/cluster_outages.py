@@ -35,7 +35,7 @@ from rich.table import Table
 
 from cardtable.client import Client
 from cluster_harness import Cluster, RedisServer
-from cluster_room import SERVER_ENV, percentile, scratch, show_troubles
+from cluster_room import SERVER_ENV, percentile, scratch, show_troubles, wait_acks
 from timed_client import ANSWER_BOUND, TimedConnection, TimedSeat
 
 GAME_OPTIONS = {"gin": {"target": 500}}  # long matches; a match that ends is played again
@@ -59,17 +59,6 @@ class Outage:
     during: list[float] = field(default_factory=list)  # answer times of copies sent meanwhile
     unanswered: int = 0
     copies: int = 0
-
-
-async def wait_moved(seats: list[TimedSeat], after: float, limit: float) -> list[float | None]:
-    """Each seat's first ack after ``after`` minus ``after`` (None: none within ``limit``)."""
-    deadline = time.perf_counter() + limit
-    while time.perf_counter() < deadline:
-        if all(s.acked_after(after) is not None for s in seats):
-            break
-        await asyncio.sleep(0.02)
-    found = [s.acked_after(after) for s in seats]
-    return [None if at is None else at - after for at in found]
 
 
 async def redis_outages_part(args: argparse.Namespace, console: Console) -> list[Outage]:
@@ -117,7 +106,7 @@ async def play_through_outages(room: Cluster, redis_server: RedisServer, games: 
         with Progress(*columns, console=console, transient=True) as progress:
             bar = progress.add_task("outages", total=args.outages, status="")
             for n in range(args.outages):
-                steady = await wait_moved(seats, time.perf_counter(), args.stuck_after)
+                steady = await wait_acks(seats, time.perf_counter(), args.stuck_after)
                 if None in steady:
                     console.print(f"[red]before outage {n + 1}: {steady.count(None)} tables "
                                   "without a move[/red]")
@@ -126,7 +115,7 @@ async def play_through_outages(room: Cluster, redis_server: RedisServer, games: 
                 await asyncio.sleep(args.outage_seconds)  # the outage's length, on purpose
                 await asyncio.to_thread(redis_server.start)
                 back = time.perf_counter()
-                moved = await wait_moved(seats, back, args.stuck_after)
+                moved = await wait_acks(seats, back, args.stuck_after)
                 welcomed = [s.welcomed_after(back) for s in seats]
                 outages.append(Outage(stopped, back, moved,
                                       [None if w is None else w - back for w in welcomed]))

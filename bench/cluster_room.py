@@ -11,14 +11,13 @@ import gc
 import json
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 # The card room comes from the tests' harness (tests/cluster_harness.py).
 sys.path.append(str(Path(__file__).resolve().parents[1] / "tests"))
@@ -85,21 +84,6 @@ def card_room(args: argparse.Namespace, processes: int, *, single: bool = False,
             yield room
         finally:
             room.close()
-
-
-@contextlib.contextmanager
-def cpu_hog(processes: int) -> Iterator[None]:
-    """``processes`` busy loops of their own beside the room (``--hog N``): the machine as a
-    loaded VPS is, where the room's processes wait for a core."""
-    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-            for _ in range(processes)]
-    try:
-        yield
-    finally:
-        for hog in hogs:
-            hog.kill()
-        for hog in hogs:
-            hog.wait()
 
 
 def node_pids(room: Cluster) -> list[int]:
@@ -402,3 +386,19 @@ def progress_bar(console: Console) -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(),
                     TextColumn("{task.fields[status]}"), TimeRemainingColumn(),
                     console=console, transient=True)
+
+
+class Acking(Protocol):
+    def acked_after(self, moment: float) -> float | None: ...
+
+
+async def wait_acks(seats: Sequence[Acking], after: float, limit: float) -> list[float | None]:
+    """Each seat's first ack after ``after`` (perf_counter) minus ``after``; None for a
+    seat with none within ``limit`` seconds."""
+    deadline = time.perf_counter() + limit
+    while time.perf_counter() < deadline:
+        if all(s.acked_after(after) is not None for s in seats):
+            break
+        await asyncio.sleep(0.02)
+    found = [s.acked_after(after) for s in seats]
+    return [None if at is None else at - after for at in found]
