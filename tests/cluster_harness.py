@@ -41,6 +41,8 @@ import pytest
 import redis
 from redis.asyncio import Redis as AsyncRedis
 
+from cardtable.server.table_replay import rebuild
+from cardtable.store import Store
 from db_fixtures import (
     PG_HOST,
     PG_PORT,
@@ -547,3 +549,27 @@ class RedisServer:
             self.process.kill()
         if self.process is not None:
             self.process.wait()
+
+
+async def assert_logged_once(database_url: str, conn: Any, table_id: str, game: str,
+                             acked: list[str]) -> None:
+    """Every act of seat 0 that ``conn`` saw acknowledged (``acked``: their ids) is in the
+    table's log exactly once, none of its acts is there unacknowledged, and the seat's
+    view is the log's replay (``conn``: a ``cardtable.client.Connection``)."""
+    # Quiet first: the computers have moved until it is this seat's turn (or it is over).
+    await conn.wait_for(lambda c: c.my_turn or c.view.get("phase") == "match_over",
+                        timeout=60)
+    frame = await conn.sync(timeout=60)
+    store = await Store.open(database_url)
+    try:
+        record = await store.get_table(table_id)
+        events = await store.load_events(table_id)
+    finally:
+        await store.close()
+    assert record is not None
+    ours = [e.cmd_id for e in events if e.seat == 0 and e.cmd_id is not None]
+    assert len(ours) == len(set(ours)), f"{game}: an action logged twice"
+    assert sorted(ours) == sorted(acked), (
+        f"{game}: lost {set(acked) - set(ours)}, unacknowledged {set(ours) - set(acked)}")
+    assert frame.v == events[-1].version
+    assert frame.d["view"] == rebuild(record, events).state.view(0)

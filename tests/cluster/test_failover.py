@@ -30,9 +30,8 @@ from websockets.exceptions import ConnectionClosed
 
 from cardtable.client import ActionRefused, Client, Connection
 from cardtable.engine import get_game
-from cardtable.server.table_replay import rebuild
 from cardtable.store import Store
-from cluster_harness import Cluster, RedisServer, unavailable
+from cluster_harness import Cluster, RedisServer, assert_logged_once, unavailable
 
 pytestmark = pytest.mark.slow
 GAMES = ["gin", "rummy", "rummy500", "romme", "indian", "spades"]
@@ -96,26 +95,8 @@ async def play_on(seat: Seat, stop: asyncio.Event, rng: random.Random) -> None:
 
 
 async def check_against_the_log(cluster: Cluster, seat: Seat) -> None:
-    """Every acknowledged action logged once, none of ours unacknowledged, and the
-    seat's last view the log's replay."""
-    # Quiet first: the computers have moved until it is this seat's turn (or it is over).
-    await seat.conn.wait_for(
-        lambda c: c.my_turn or c.view.get("phase") == "match_over", timeout=60)
-    frame = await seat.conn.sync(timeout=60)
-    store = await Store.open(cluster.database_url)
-    try:
-        record = await store.get_table(seat.table_id)
-        events = await store.load_events(seat.table_id)
-    finally:
-        await store.close()
-    assert record is not None
-    ours = [e.cmd_id for e in events if e.seat == 0 and e.cmd_id is not None]
-    assert len(ours) == len(set(ours)), f"{seat.game}: an action logged twice"
-    assert sorted(ours) == sorted(seat.acked), (
-        f"{seat.game}: lost {set(seat.acked) - set(ours)}, "
-        f"unacknowledged {set(ours) - set(seat.acked)}")
-    assert frame.v == events[-1].version
-    assert frame.d["view"] == rebuild(record, events).state.view(0)
+    await assert_logged_once(cluster.database_url, seat.conn, seat.table_id, seat.game,
+                             seat.acked)
 
 
 async def sit_everyone(client: Client, rng: random.Random) -> list[Seat]:

@@ -35,9 +35,7 @@ from cardtable.client import Client
 from cardtable.cluster.bus import Bus, Message, NoAnswer
 from cardtable.engine import get_game
 from cardtable.server import metrics
-from cardtable.server.table_replay import rebuild
-from cardtable.store import Store
-from cluster_harness import Cluster, RedisServer, unavailable
+from cluster_harness import Cluster, RedisServer, assert_logged_once, unavailable
 from timed_client import TimedConnection, TimedSeat
 
 pytestmark = pytest.mark.slow
@@ -106,23 +104,8 @@ async def all_moved_since(seats: list[TimedSeat], players: list[asyncio.Task[Non
 
 
 async def check_against_the_log(cluster: Cluster, seat: TimedSeat) -> None:
-    await seat.conn.wait_for(
-        lambda c: c.my_turn or c.view.get("phase") == "match_over", timeout=60)
-    frame = await seat.conn.sync(timeout=60)
-    store = await Store.open(cluster.database_url)
-    try:
-        record = await store.get_table(seat.table_id)
-        events = await store.load_events(seat.table_id)
-    finally:
-        await store.close()
-    assert record is not None
-    ours = [e.cmd_id for e in events if e.seat == 0 and e.cmd_id is not None]
-    assert len(ours) == len(set(ours)), f"{seat.game}: a move logged twice"
-    assert sorted(ours) == sorted(seat.acked_ids), (
-        f"{seat.game}: lost {set(seat.acked_ids) - set(ours)}, "
-        f"unacknowledged {set(ours) - set(seat.acked_ids)}")
-    assert frame.v == events[-1].version
-    assert frame.d["view"] == rebuild(record, events).state.view(0)
+    await assert_logged_once(cluster.database_url, seat.conn, seat.table_id, seat.game,
+                             seat.acked_ids)
 
 
 async def test_redis_away_three_times_every_move_answered(
