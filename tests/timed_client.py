@@ -109,8 +109,8 @@ class TimedSeat:
         """The game's bot, match after match (a rematch after each), until ``stop``."""
         conn, choose, number = self.conn, bot_for(self.game), 0
         while not stop.is_set():
-            if conn.view.get("phase") == "match_over":
-                await conn.rematch(timeout=60)
+            if conn.view.get("phase") == "match_over" and conn.seat not in conn.rematch_votes:
+                await conn.rematch(timeout=60)  # one vote: the next match waits for the others'
                 self.matches += 1
                 continue
             if not conn.my_turn:

@@ -41,7 +41,8 @@ from timed_client import TimedConnection, TimedSeat
 pytestmark = pytest.mark.slow
 GAMES = ["gin", "rummy", "rummy500", "romme", "indian", "spades"] * 2
 OUTAGES = 3
-PAST_THE_LEASE = 4.0  # an outage lasts the lease's TTL and this much more
+PAST_THE_LEASE = 4.0
+THINK = 0.1  # seconds before each move, 0.05-0.15  # an outage lasts the lease's TTL and this much more
 
 
 @pytest.fixture(autouse=True)
@@ -73,7 +74,9 @@ async def sit_everyone(client: Client, cluster: Cluster) -> list[TimedSeat]:
         conn = TimedConnection(f"{cluster.ws_base}/ws/{grant.table_id}", grant,
                                give_up_after=120)
         await conn.open()
-        seats.append(TimedSeat(game, conn, grant.table_id))
+        # A person's pace: at no think at all the bots outrun the server's frame limit
+        # (20 a second), and the socket is rightly closed as a flood.
+        seats.append(TimedSeat(game, conn, grant.table_id, think=THINK))
     return seats
 
 
