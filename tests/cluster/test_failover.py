@@ -75,14 +75,17 @@ async def play_on(seat: Seat, stop: asyncio.Event, rng: random.Random) -> None:
     conn = seat.conn
     number = 0
     while not stop.is_set():
-        if conn.view.get("phase") == "match_over":
-            await conn.rematch(timeout=60)
+        if conn.view.get("phase") == "match_over" and conn.seat not in conn.rematch_votes:
+            await conn.rematch(timeout=60)  # one vote: the next match waits for the others'
             seat.matches += 1
             continue
         if not conn.my_turn:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(conn.recv(), 1.0)
             continue
+        # A person's pace: with no pause at all a player outruns the server's frame limit
+        # (20 a second) against computers that answer at once, and is closed as a flood.
+        await asyncio.sleep(rng.uniform(0.05, 0.15))
         number += 1
         ref = f"{seat.game}-{number}"
         try:

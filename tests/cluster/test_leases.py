@@ -35,7 +35,8 @@ def prefix() -> str:
 
 def leases(redis: Redis, prefix: str, node: str, ttl: float = 5.0,
            lost: list[str] | None = None) -> Leases:
-    return Leases(redis, prefix, node, ttl, (lost if lost is not None else []).append)
+    return Leases(redis, prefix, node, ttl, (lost if lost is not None else []).append,
+                  listen_prefix=f"{prefix}:to:")
 
 
 async def test_one_holder_and_growing_tokens(redis: Redis, prefix: str) -> None:
@@ -51,6 +52,42 @@ async def test_one_holder_and_growing_tokens(redis: Redis, prefix: str) -> None:
     later, _ = await b.acquire("t_1")
     assert later is not None and later > token
     assert holder_of(f"B:{later}") == ("B", later)
+
+
+async def test_a_lease_whose_holder_is_gone_is_taken_before_its_end(
+        redis: Redis, prefix: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A holder is alive while something listens on its bus channel; once nothing does
+    (its process died and Redis dropped its connection), a taker that asks may have the
+    lease now, with a larger token, and the old holder finds it lost."""
+    lost: list[str] = []
+    a, b = leases(redis, prefix, "A", ttl=60, lost=lost), leases(redis, prefix, "B")
+    first, _ = await a.acquire("t_1")
+    assert first is not None
+    listener = redis.pubsub()
+    await listener.subscribe(f"{prefix}:to:A")  # A's bus, alive
+    try:
+        assert await b.acquire("t_1", take_from_gone=True) == (None, "A")
+    finally:
+        await listener.unsubscribe()
+        await listener.aclose()
+    assert await b.acquire("t_1") == (None, "A")  # not asked: the lease's end is waited for
+    before = event_count("taken_from_gone")
+    with caplog.at_level(logging.WARNING, logger="cardtable.cluster"):
+        second, holder = await b.acquire("t_1", take_from_gone=True)
+    assert second is not None and second > first and holder is None
+    assert await b.owner("t_1") == "B" and "t_1" in b.held
+    assert event_count("taken_from_gone") == before + 1
+    assert "took the lease of table t_1 from node A before its end" in caplog.text
+    await a.renew_all()
+    assert lost == ["t_1"] and "t_1" not in a.held
+
+
+async def test_without_a_listen_prefix_nobody_is_taken_for_gone(redis: Redis,
+                                                                prefix: str) -> None:
+    a = leases(redis, prefix, "A")
+    b = Leases(redis, prefix, "B", 5.0, [].append)  # no channels to look at
+    await a.acquire("t_1")
+    assert await b.acquire("t_1", take_from_gone=True) == (None, "A")
 
 
 def event_count(event: str) -> float:
@@ -258,3 +295,46 @@ async def test_a_process_stopped_past_its_lease_keeps_its_tables(tmp_path: Path)
                     assert answer.t == "view" and store.get(key) == held
         assert "retook the lease of table" in room.output(0)
         assert "lost the lease" not in room.output(0)
+
+
+@pytest.mark.slow
+async def test_a_killed_owner_is_not_waited_for(tmp_path: Path) -> None:
+    """kill -9 of a table's owner with a lease of a minute: the socket held by another
+    process for it (waiting for the computer's move) is reconnected as soon as the owner
+    is seen gone, its hello takes the table over before the lease's end, and the game
+    goes on into a new deal."""
+    if (why := unavailable()) is not None:
+        pytest.skip(why)
+    with Cluster(tmp_path, processes=2, lease_ttl=60.0) as room:
+        async with Client(room.node_url(0), frame_rate=None) as client:
+            seat = await client.create_table("gin", {"target": 10}, opponent="computer",
+                                             name="Ann")  # made on process 0: its owner
+        async with Client(room.node_url(1), frame_rate=None) as client, \
+                client.connect(seat, give_up_after=60) as conn:  # held by process 1
+            await conn.wait_for(lambda c: c.my_turn, timeout=30)
+            key = f"{room.redis_prefix}:lease:{seat.table_id}"
+            old_owner = room.health(0)["node"]
+            with sync_redis.Redis.from_url(room.redis_url) as store:
+                assert _text(store.get(key)).startswith(f"{old_owner}:")
+                room.kill(0)
+                # Well inside the minute the dead owner's lease still runs.
+                deals = 0
+                async with asyncio.timeout(45):
+                    while deals < 1:
+                        if conn.view.get("phase") == "match_over":
+                            await conn.rematch()
+                            deals += 1
+                        elif conn.my_turn:
+                            await conn.act(choose(conn.view))
+                        else:
+                            await conn.recv()
+                    await conn.wait_for(lambda c: c.my_turn)  # the new deal plays
+                    assert (await conn.act(choose(conn.view))).t == "view"
+                assert _text(store.get(key)).startswith(room.health(1)["node"] + ":")
+        assert f"took the lease of table {seat.table_id} from node {old_owner} before " \
+               "its end" in room.output(1)
+
+
+def _text(value: bytes | None) -> str:
+    return value.decode() if value is not None else ""
+

@@ -41,8 +41,8 @@ from timed_client import TimedConnection, TimedSeat
 pytestmark = pytest.mark.slow
 GAMES = ["gin", "rummy", "rummy500", "romme", "indian", "spades"] * 2
 OUTAGES = 3
-PAST_THE_LEASE = 4.0
-THINK = 0.1  # seconds before each move, 0.05-0.15  # an outage lasts the lease's TTL and this much more
+PAST_THE_LEASE = 4.0  # an outage lasts the lease's TTL and this much more
+THINK = 0.1  # seconds before each move, 0.05-0.15
 
 
 @pytest.fixture(autouse=True)

@@ -32,6 +32,18 @@ rounds at most 0.5 s late (p99 0.1-0.25 s) and lost none. A 3 s TTL renewed ever
 leaves 2.25 s of slack, 4.5 times the worst lateness seen (and more than the collector's
 ~1.2 s pause at 1,000 tables, which holds the interpreter's lock, this thread's too).
 ``cardtable_lease_late_seconds`` keeps both figures for an operator.
+
+**A holder that died is not waited for.** Every process listens on its own bus channel
+(cluster/bus.py) on a connection it keeps open to Redis; when the process dies (kill -9,
+a crash, OOM) its kernel closes that connection and Redis drops the subscription at once.
+So a process about to take a table whose lease is still running asks, in the same atomic
+script, whether anybody listens on the holder's channel: nobody does, the holder is gone,
+and the lease is taken now rather than after up to a TTL (the failover's largest part,
+docs/benchmarks.md). A holder that is alive but unsubscribed for a moment (its connection
+to Redis broke) may lose a table this way: the fencing token keeps that safe, at the cost
+of one table move. A holder on a machine that vanished without closing its connections
+(power, network) keeps its subscription until Redis notices: its leases are waited
+for until they end, as before.
 """
 
 from __future__ import annotations
@@ -56,14 +68,21 @@ RENEWALS_PER_TTL = 4  # a renewal every ttl / 4: three may be missed before a le
 REDIS_TIMEOUT = 0.5  # seconds the renewal thread waits for Redis (it answers in ~1 ms)
 LEASE_POLL = 0.25  # seconds between looks at a lease while its holder does not answer
 
-# Set the lease if nobody holds it: {token, holder}; {0, holder} when someone does.
+# Set the lease if nobody holds it, or if its holder is gone: {token, the holder before
+# ('' if none)}; {0, holder} when someone holds it. Gone: nobody listens on the holder's
+# bus channel (ARGV[3] .. node; ARGV[3] '' never takes), because Redis dropped the
+# subscription the moment the holder's connection closed, i.e. its process died.
 _ACQUIRE = """
 local held = redis.call('GET', KEYS[1])
-if held then return {0, held} end
+if held then
+  local holder = string.match(held, '^(.*):%d+$')
+  if ARGV[3] == '' or not holder or holder == ARGV[1] then return {0, held} end
+  if redis.call('PUBSUB', 'NUMSUB', ARGV[3] .. holder)[2] > 0 then return {0, held} end
+end
 local token = redis.call('INCR', KEYS[2])
 local value = ARGV[1] .. ':' .. token
 redis.call('SET', KEYS[1], value, 'PX', ARGV[2])
-return {token, value}
+return {token, held or ''}
 """
 # Keep each lease we hold (ARGV[1]: ms, ARGV[2]: our node; per table two keys, its lease
 # and its fence counter, and ARGV[i + 2] our token): 1 renewed; 2 retaken (the key had
@@ -135,12 +154,14 @@ class Leases:
     under ``lock`` (the thread holds it for a copy or an update, never across a call to
     Redis). ``redis_url`` is the renewal thread's Redis (default: where ``redis`` goes);
     ``beat_key``, if given, is set to expire after ``ttl`` at every round: the node's
-    heartbeat, kept by the same thread for the same reason.
+    heartbeat, kept by the same thread for the same reason. ``listen_prefix`` begins
+    every node's bus channel (``{listen_prefix}{node}``): a lease whose holder nobody
+    listens for there is taken before its end by ``acquire(take_from_gone=True)``.
     """
 
     def __init__(self, redis: Redis, prefix: str, node: str, ttl: float,
                  on_lost: Callable[[str], None], *, redis_url: str | None = None,
-                 beat_key: str | None = None):
+                 beat_key: str | None = None, listen_prefix: str | None = None):
         self.redis, self.prefix, self.node, self.ttl = redis, prefix, node, ttl
         self.on_lost = on_lost
         self.interval = ttl / RENEWALS_PER_TTL
@@ -148,6 +169,7 @@ class Leases:
         self.valid_until: dict[str, float] = {}  # monotonic end of each lease as last renewed
         self.lock = threading.Lock()
         self.redis_url, self.beat_key = redis_url, beat_key
+        self.listen_prefix = listen_prefix
         self._acquire = redis.register_script(_ACQUIRE)
         self._release = redis.register_script(_RELEASE)
         self._raise = redis.register_script(_RAISE)
@@ -300,23 +322,30 @@ class Leases:
 
     # -- the event loop's side ----------------------------------------------------------------
 
-    async def acquire(self, table_id: str) -> tuple[int | None, str | None]:
-        """Take the table's lease: (our token, None), or (None, the holder's node)."""
+    async def acquire(self, table_id: str, *,
+                      take_from_gone: bool = False) -> tuple[int | None, str | None]:
+        """Take the table's lease: (our token, None), or (None, the holder's node).
+        ``take_from_gone``: also when its holder's process is gone (``listen_prefix``)."""
         started = time.monotonic()
+        listen = self.listen_prefix if take_from_gone and self.listen_prefix else ""
         try:
             token, value = await self._acquire(
                 keys=[self.key(table_id), self.fence_key(table_id)],
-                args=[self.node, int(self.ttl * 1000)])
+                args=[self.node, int(self.ttl * 1000), listen])
         except Exception:
             metrics.REDIS_ERRORS.labels("acquire").inc()
             raise
-        text = value.decode() if isinstance(value, bytes) else str(value)
+        holder = holder_of(_text(value))
         if not token:
-            holder = holder_of(text)
             return None, None if holder is None else holder[0]
         with self.lock:
             self.held[table_id] = int(token)
             self.valid_until[table_id] = started + self.ttl
+        if holder is not None:
+            metrics.LEASE_EVENTS.labels("taken_from_gone").inc()
+            log.warning("took the lease of table %s from node %s before its end: that "
+                        "process is gone (nobody listens on its bus channel)",
+                        table_id, holder[0])
         metrics.LEASE_EVENTS.labels("gained").inc()
         return int(token), None
 

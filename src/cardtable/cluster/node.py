@@ -72,10 +72,12 @@ class ClusterNode:
         self.redis: Redis = Redis.from_url(redis_url, socket_timeout=max(1.0, ttl / 2),
                                            socket_connect_timeout=max(1.0, ttl / 2),
                                            retry=Retry(NoBackoff(), 1))
-        # The leases' renewal thread keeps the heartbeat too: both must survive a busy loop.
-        self.leases = Leases(self.redis, prefix, self.node, ttl, self._lost, redis_url=redis_url,
-                             beat_key=self._beat_key(self.node))
         self.bus = Bus(self.redis, prefix, self.node, self._handle)
+        # The leases' renewal thread keeps the heartbeat too: both must survive a busy loop.
+        # A holder with no listener on its bus channel is gone: its leases are not waited for.
+        self.leases = Leases(self.redis, prefix, self.node, ttl, self._lost, redis_url=redis_url,
+                             beat_key=self._beat_key(self.node),
+                             listen_prefix=self.bus.channel(""))
         self.bus.on_unheard, self.bus.on_cut = self._unheard, self._cut
         self.registry: Registry | None = None
         # Owner side: remote key -> (table id, its connection here).
@@ -91,6 +93,12 @@ class ClusterNode:
         self._on_block: BlockChanged | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()  # held until done (not collected)
+
+    @property
+    def listening(self) -> bool:
+        """Whether our bus is subscribed now. Only then is a holder without a listener
+        taken for gone: right after Redis returns, everybody is resubscribing."""
+        return self.bus.connected
 
     def spawn(self, work: Coroutine[Any, Any, Any], name: str) -> None:
         """Run ``work`` in the background (answers, lease releases)."""
@@ -351,6 +359,7 @@ class ClusterNode:
             await asyncio.sleep(min(WATCH_INTERVAL, self.ttl / 3))
             try:
                 await self._check_owners()
+                await self._check_gone_owners()
                 await self._check_holders()
             except Exception as error:  # Redis away: the leases run out on their own
                 log.warning("cluster watch: %r", error)
@@ -371,6 +380,23 @@ class ClusterNode:
             holder = now[table_id]
             if holder is None or holder[0] != owner or (lease is not None and holder[1] != lease):
                 self.reconnect_sockets(table_id, owner, lease)
+
+    async def _check_gone_owners(self) -> None:
+        """Reconnect our sockets of tables whose owner's process is gone (nobody listens
+        on its bus channel): their hellos take the tables over now, not when the leases
+        run out (cluster/leases.py). A socket waiting for a computer's move there would
+        otherwise hear nothing until then."""
+        owners = sorted({table.owner for _, table in self.held.values()} - {self.node})
+        if not owners or not self.listening:
+            return
+        heard = await self.redis.pubsub_numsub(*(self.bus.channel(o) for o in owners))
+        for owner, (_, listeners) in zip(owners, heard, strict=True):
+            if not listeners:
+                log.warning("node %s is gone (nobody listens on its bus channel): "
+                            "reconnecting its tables' sockets", owner)
+                for key, (_, table) in list(self.held.items()):
+                    if table.owner == owner:
+                        self.reconnect_held(key, "the table's server is gone; reconnecting")
 
     def reconnect_sockets(self, table_id: str, owner: str | None = None,
                           lease: int | None = None) -> None:

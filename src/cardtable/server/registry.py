@@ -292,7 +292,8 @@ class Registry:
         if self.cluster.draining:  # this process is stopping: it takes no table
             return await leases.owner(table_id) or ""
         for _ in range(2):
-            fence, holder = await leases.acquire(table_id)
+            fence, holder = await leases.acquire(table_id,
+                                                 take_from_gone=self.cluster.listening)
             if fence is None:
                 return holder or ""
             if await self.store.claim(table_id, fence):
