@@ -1,23 +1,4 @@
-"""An async Python client of the cardtable protocol (``docs/protocol.md``).
-
-The tests, the server benchmark and anyone's own bot use it.  Plug a bot into
-a table in a few lines (``choose`` gets the seat's view and returns one of
-``view["legal"]``)::
-
-    import asyncio
-    from cardtable.bots.gin_simple import choose
-    from cardtable.client import Client, play
-
-    async def main() -> None:
-        async with Client("http://127.0.0.1:8000") as client:
-            seat = await client.create_table(game="gin", opponent="computer", name="MyBot")
-            async with client.connect(seat) as conn:
-                await play(conn, choose)
-                print(conn.view["result"])
-
-    asyncio.run(main())
-
-To sit at a friend's table instead: ``seat = await client.join("K7PX3M", "MyBot")``.
+"""One seat's (or a spectator's) WebSocket to a table, kept in step with it.
 
 A :class:`Connection` is driven by one task at a time: every read goes through
 :meth:`Connection.recv`, which also reconnects (with backoff) when the socket
@@ -31,28 +12,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import itertools
 import json
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Self
 
-import httpx
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from cardtable.engine.api import Action
+from cardtable.client.frames import (
+    ActionLike,
+    ActionRefused,
+    ClientError,
+    ConnectionLost,
+    Frame,
+    Seat,
+    View,
+    action_json,
+    parse_frame,
+)
 from cardtable.server.codes import CloseCode
-
-View = dict[str, Any]
-ActionLike = Action | Mapping[str, Any]
-Chooser = Callable[[View], ActionLike | Awaitable[ActionLike]]
 
 # Close codes after which reconnecting cannot help (docs/protocol.md, "Close codes").
 FATAL_CLOSE_CODES: dict[int, str] = {
@@ -68,180 +52,6 @@ BACKOFF_FIRST, BACKOFF_GROWTH, BACKOFF_MAX = 0.25, 1.5, 10.0
 FRAME_RATE, FRAME_BURST = 18.0, 30
 # Resends after a ``retry`` answer: 0.5 s doubling, ~15 s in all, before giving up.
 RETRY_ATTEMPTS, RETRY_FIRST, RETRY_MAX = 5, 0.5, 8.0
-
-
-class ClientError(Exception):
-    """Base of everything this module raises on purpose."""
-
-
-class RequestRefused(ClientError):
-    """An HTTP call answered 4xx/5xx; ``detail`` is the server's reason."""
-
-    def __init__(self, status: int, detail: str):
-        super().__init__(f"{status}: {detail}")
-        self.status, self.detail = status, detail
-
-
-class ActionRefused(ClientError):
-    """The server answered a frame of ours with an ``error`` frame.
-
-    ``code`` is the protocol's error code (``stale``, ``illegal``, ...),
-    ``message`` its reason; ``snapshot`` is the ``view`` frame the server sent
-    after the error (the connection's view is already in step with it).
-    """
-
-    def __init__(self, frame: Frame, snapshot: Frame | None = None):
-        self.code = str(frame.d.get("code", ""))
-        self.message = str(frame.d.get("message", ""))
-        super().__init__(f"{self.code}: {self.message}")
-        self.frame, self.snapshot = frame, snapshot
-
-
-class ConnectionLost(ClientError):
-    """The socket closed for good: a fatal close code, or reconnecting gave up."""
-
-    def __init__(self, reason: str, code: int | None = None):
-        super().__init__(reason if code is None else f"{reason} (close code {code})")
-        self.reason, self.code = reason, code
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A claimed seat: what ``POST /api/tables`` and ``.../join`` answer."""
-
-    table_id: str
-    code: str
-    seat: int
-    token: str = field(repr=False)  # a secret: kept out of logs and reprs
-    invite_url: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """One server frame ``{"t", "v", "d"}`` and when it arrived (``time.perf_counter()``)."""
-
-    t: str
-    v: int | None
-    d: dict[str, Any]
-    at: float = 0.0
-
-    @property
-    def ack(self) -> str | None:
-        """The client ``id`` this ``view`` acknowledges, if any."""
-        ack = self.d.get("ack")
-        return ack if isinstance(ack, str) else None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"t": self.t, "v": self.v, "d": self.d}
-
-
-def parse_frame(raw: str | bytes) -> Frame:
-    data = json.loads(raw)
-    if not isinstance(data, dict) or not isinstance(data.get("t"), str):
-        raise ClientError(f"the server sent a frame that is not {{t, v, d}}: {raw!r:.200}")
-    v, d = data.get("v"), data.get("d")
-    return Frame(data["t"], v if isinstance(v, int) else None,
-                 d if isinstance(d, dict) else {}, time.perf_counter())
-
-
-def action_json(action: ActionLike) -> dict[str, Any]:
-    return action.to_json() if isinstance(action, Action) else dict(action)
-
-
-class Client:
-    """HTTP side of the protocol, and the factory of :class:`Connection`.
-
-    ``frame_rate``/``frame_burst`` pace each connection's outgoing frames
-    below the server's per-connection limit; ``frame_rate=None`` sends at
-    once (for a server started with a higher ``CARDTABLE_FRAME_RATE``).
-    """
-
-    def __init__(self, base_url: str, *, timeout: float = 10.0,
-                 frame_rate: float | None = FRAME_RATE, frame_burst: int = FRAME_BURST):
-        self.base_url = base_url.rstrip("/")
-        self.frame_rate, self.frame_burst = frame_rate, frame_burst
-        self.ws_base = "ws" + self.base_url.removeprefix("http")  # http->ws, https->wss
-        # trust_env=False: never route a local table through a proxy from the environment.
-        self.http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, trust_env=False)
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self.http.aclose()
-
-    async def _call(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
-        response = await self.http.request(method, path, json=body)
-        if response.is_error:
-            try:
-                detail = str(response.json().get("detail", response.text))
-            except (ValueError, AttributeError):
-                detail = response.text
-            raise RequestRefused(response.status_code, detail)
-        data: dict[str, Any] = response.json()
-        return data
-
-    async def games(self) -> list[dict[str, Any]]:
-        """The games this server offers, with their presets and options."""
-        games: list[dict[str, Any]] = (await self._call("GET", "/api/games"))["games"]
-        return games
-
-    async def create_table(self, game: str = "gin", options: Mapping[str, Any] | None = None,
-                           opponent: str = "computer", name: str = "Player",
-                           players: int | None = None,
-                           seats: Sequence[str] | None = None,
-                           settings: Mapping[str, Any] | None = None) -> Seat:
-        """Create a table and take seat 0.
-
-        ``opponent`` (``"computer"`` or ``"friend"``) fills the other seats;
-        ``seats`` (``"human"`` or ``"bot"`` for seats 1, 2, ...) overrides it seat
-        by seat; ``players`` defaults to the game's usual count (its descriptor's
-        first); ``settings`` are the host's table settings (``turn_time``, ``private``,
-        ... see docs/protocol.md).
-        """
-        body: dict[str, Any] = {"game": game, "options": dict(options or {}),
-                                "opponent": opponent, "name": name}
-        if players is not None:
-            body["players"] = players
-        if seats is not None:
-            body["seats"] = list(seats)
-        if settings is not None:
-            body["settings"] = dict(settings)
-        return _seat(await self._call("POST", "/api/tables", body))
-
-    async def join(self, code: str, name: str = "Player") -> Seat:
-        """Take the first free seat of the table with invite ``code``."""
-        return _seat(await self._call("POST", f"/api/tables/{code}/join", {"name": name}))
-
-    async def table_info(self, code: str) -> dict[str, Any]:
-        """What an invitee sees before sitting down: game, options, status, seats."""
-        return await self._call("GET", f"/api/tables/{code}")
-
-    def connect(self, seat: Seat | None, *, table_id: str | None = None,
-                record: list[Frame] | None = None,
-                on_frame: Callable[[Frame], object] | None = None,
-                give_up_after: float = 60.0) -> Connection:
-        """A WebSocket to a table: ``seat`` plays it, ``None`` watches ``table_id``.
-
-        Every frame received is appended to ``record`` and passed to
-        ``on_frame``; reconnecting stops after ``give_up_after`` seconds of
-        failed attempts.
-        """
-        if seat is None and table_id is None:
-            raise ValueError("a spectator needs the table_id")
-        table = seat.table_id if seat is not None else table_id
-        assert table is not None
-        pace = Pace(self.frame_rate, self.frame_burst) if self.frame_rate else None
-        return Connection(f"{self.ws_base}/ws/{table}", seat, pace=pace, record=record,
-                          on_frame=on_frame, give_up_after=give_up_after)
-
-
-def _seat(data: Mapping[str, Any]) -> Seat:
-    return Seat(table_id=data["table_id"], code=data["code"], seat=data["seat"],
-                token=data["token"], invite_url=data.get("invite_url"))
 
 
 class Connection:
@@ -540,46 +350,3 @@ def _answers(frame: Frame, act_id: str) -> bool:
     if frame.t == "view":
         return frame.ack == act_id
     return frame.t == "error" and frame.d.get("id") == act_id
-
-
-async def play(conn: Connection, choose: Chooser, *,
-               until: Callable[[Connection], bool] | None = None,
-               max_actions: int | None = None) -> int:
-    """Play for ``conn``'s seat until the match is over or ``until(conn)``; returns actions.
-
-    Whenever the latest view offers this seat legal actions, ``choose(view)``
-    (plain or async) picks one.  A ``stale`` or ``not_your_turn`` refusal just
-    means the table moved on (a timer, a reconnect), and ``retry`` (after the
-    resends :meth:`Connection.act` made) or ``internal`` that the server could
-    not handle the move: the loop waits a moment and looks again.
-    """
-    played = 0
-    while conn.view.get("phase") != "match_over" and not (until and until(conn)):
-        if max_actions is not None and played >= max_actions:
-            break
-        if not conn.my_turn:
-            await conn.recv()
-            continue
-        choice = choose(conn.view)
-        if inspect.isawaitable(choice):
-            choice = await choice
-        try:
-            await conn.act(choice)
-        except ActionRefused as refused:
-            if refused.code in ("retry", "internal"):
-                await asyncio.sleep(1.0)  # the database hiccuped: give it a moment
-            elif refused.code not in ("stale", "not_your_turn"):
-                raise
-        else:
-            played += 1
-    return played
-
-
-async def watch(conn: Connection, until: Callable[[Connection], bool] | None = None) -> None:
-    """Follow a table without acting (a spectator) until the match is over or ``until(conn)``."""
-    while conn.view.get("phase") != "match_over" and not (until and until(conn)):
-        await conn.recv()
-
-
-__all__ = ["ActionRefused", "Client", "ClientError", "Connection", "ConnectionLost", "Frame",
-           "RequestRefused", "Seat", "parse_frame", "play", "watch"]
