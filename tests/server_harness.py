@@ -26,15 +26,25 @@ if TYPE_CHECKING:
 _HANDED_OUT: set[int] = set()
 
 
+def _worker_share() -> tuple[int, int]:
+    """(this pytest-xdist worker's number, how many workers): (0, 1) when run alone."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return int(worker.removeprefix("gw") or 0), max(1, count)
+
+
 def free_port() -> int:
     """A port of 127.0.0.1 nobody listens on, and not one this test process handed out
     before: the kernel may give a just-closed port again, and two servers of one cluster
-    told the same port share one process without a word (the second cannot bind)."""
+    told the same port share one process without a word (the second cannot bind). Under
+    pytest-xdist each worker takes only the ports of its own residue (port % workers), so
+    two workers never hand out the same port between a look and a bind."""
+    index, count = _worker_share()
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port: int = s.getsockname()[1]
-        if port not in _HANDED_OUT:
+        if port % count == index and port not in _HANDED_OUT:
             _HANDED_OUT.add(port)
             return port
 
