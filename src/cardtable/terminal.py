@@ -423,7 +423,7 @@ def settlement_rows(view: View) -> list[tuple[str, list[int]]]:
 
     The game bonus shows at its option's value and whatever the shutout rule doubled
     (hand points, the game bonus or the total) as a row of its own; the web client's
-    settlement (web/games/gin_score.js) shows the same rows.
+    settlement (web/games/gin/score.js) shows the same rows.
 
     >>> rows = settlement_rows({"options": {"game_bonus": 100, "box_bonus": 25,
     ...     "shutout": "double_hand_points"}, "result": {"winner": 1, "points": [0, 34],

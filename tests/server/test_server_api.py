@@ -104,7 +104,7 @@ def test_games_come_from_their_descriptors(server: ServerProcess) -> None:
         assert game["title"] == descriptor.title and game["players"] == list(descriptor.players)
         assert game["browser"] is descriptor.board
         if game["browser"]:  # what table.js imports to draw it
-            assert (WEB / "games" / f"{game['name']}.js").is_file(), game["name"]
+            assert (WEB / "games" / game["name"] / "board.js").is_file(), game["name"]
     spades = next(g for g in games if g["name"] == "spades")
     assert spades["partnerships"] == 4
     assert spades["teams"] == {"4": [[0, 2], [1, 3]], "3": [[0], [1], [2]], "2": [[0], [1]]}

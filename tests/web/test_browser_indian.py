@@ -542,7 +542,7 @@ def test_the_wild_card_is_shown_and_no_hand_of_the_others_leaks(browser: Browser
 
 
 TWINS_SCENARIO = """async () => {
-  const { Arrangement } = await import('/static/games/indian_groups.js');
+  const { Arrangement } = await import('/static/games/indian/groups.js');
   const view = (cards) => ({ seat: 0, hands: [{ cards }], me: { groups: [] },
                              wild: { card: '5C' } });
   const shown = (a) => a.groups.map((g) => [g.kind, g.cards.map((c) => c.code)]);

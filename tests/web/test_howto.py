@@ -305,6 +305,6 @@ def test_the_keys_line_is_the_boards_own() -> None:
     """The how-to page shows each board's own key line, the HELP it exports (no copy)."""
     web = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
     assert "Keys:" not in (web / "howto.js").read_text()
-    for board in ("gin", "rummy", "indian", "spades"):
-        source = (web / "games" / f"{board}.js").read_text()
+    for board in ("gin", "tablemelds", "indian", "spades"):  # tablemelds: Rummy's, 500's, Rommé's
+        source = (web / "games" / board / "board.js").read_text()
         assert re.search(r'^export const HELP = "Keys:', source, re.M), board

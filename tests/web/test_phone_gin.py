@@ -233,7 +233,7 @@ def test_a_whole_hand_fits_and_plays_at_every_size(browser: Browser, base_url: s
 
 
 FIT_JS = """async ([width, w, sizes]) => {
-  const { fitRows } = await import('/static/games/gin_hand.js');
+  const { fitRows } = await import('/static/games/gin/hand.js');
   let n = 0;
   const groups = sizes.map((k) => ({ cards: Array.from({ length: k }, () => `c${n++}`) }));
   const { rows, step } = fitRows(groups, { width, w, step: 0.56 });
@@ -280,7 +280,7 @@ def test_shutout_rows_add_up_and_laid_off_cards_hide_nothing(browser: Browser,
     whose lowest card was laid off (it used to lie on top of the card above it)."""
     context, page = open_table(browser, base_url, "desktop")
     found = page.evaluate("""async () => {
-      const { finalPanel, showdownPanel } = await import('/static/games/gin_score.js');
+      const { finalPanel, showdownPanel } = await import('/static/games/gin/score.js');
       const ctx = { seatName: (s) => (s === 0 ? 'You' : 'Computer') };
       const slot = document.querySelector('.gin .show-slot');
       document.querySelector('.gin').dataset.mode = 'hand-over';

@@ -54,7 +54,7 @@ class Descriptor:
     seat_notes: tuple[tuple[int, str], ...] = ()
     """A word for a seat count, where the game's players name it: ((4, "partners"), ...)."""
     board: bool = True
-    """The browser has a board for it (``web/games/<name>.js``)."""
+    """The browser has a board for it (``web/games/<name>/board.js``)."""
     terminal: bool = False
     """``cardtable play`` can draw it."""
     turn_goes_on_after: frozenset[str] | None = None

@@ -65,7 +65,7 @@ const BOARD_OF = { rummy500: "rummy", romme: "rummy" };
 async function keysLine(name) {
   const board = BOARD_OF[name] || name;
   try {
-    const module = await import(`./games/${board.replace(/[^a-z0-9_]/g, "")}.js`);
+    const module = await import(`./games/${board.replace(/[^a-z0-9_]/g, "")}/board.js`);
     // H (a hint) is the table's, the same on every board (table_hint.js).
     if (typeof module.HELP === "string" && module.HELP) return `${module.HELP} · H hint`;
   } catch {

@@ -1,13 +1,13 @@
 // The table page, for any game: the seat (or watch) decision, the top bar
 // (seats, names, levels, scores, connection), the invite panel, error toasts and the
-// keyboard; the board itself is drawn by games/<game>.js, loaded on demand.
+// keyboard; the board itself is drawn by games/<game>/board.js, loaded on demand.
 // Table life (clocks, stand-ins, chat, settings, leaving, ending by agreement)
 // lives in table_life.js, which gets every frame from here; hints (the Hint button
 // and the H key, drawn by the board frame through ctx.hint) live in table_hint.js.
 //
 // A renderer module exports mount(el, ctx) -> {update(view, meta), key(event), destroy(),
 // and optionally error(d): true when the board showed an error frame itself}
-// and STYLES, the stylesheets (games/<name>.css) it needs, linked before it mounts.
+// and STYLES, the stylesheets it needs ("gin/board": games/gin/board.css), linked before it mounts.
 
 import { ApiError, getTable, joinTable, listGames, normalizeCode } from "./api.js";
 import { h, replace, stylesheet } from "./dom.js";
@@ -348,7 +348,7 @@ function connect(page, code, tableId, hello, navigate, setSocket) {
     if (renderer) return;
     const safe = String(game).replace(/[^a-z0-9_]/g, "");
     try {
-      const module = await import(`./games/${safe}.js`);
+      const module = await import(`./games/${safe}/board.js`);
       await Promise.all((module.STYLES || []).map((name) => stylesheet(`/static/games/${name}.css`)));
       if (renderer) return;
       board.replaceChildren();
