@@ -56,7 +56,7 @@ from rich.table import Table
 from cardtable.bots.levels import bot_for
 from cardtable.client import ActionRefused, Client, Connection, Frame
 from cardtable.engine.api import Action
-from cardtable.server.table_replay import rebuild
+from cardtable.server.table.replay import rebuild
 from cardtable.store import EventRecord, Store, TableRecord, sqlite_url
 from local_postgres import fresh_postgres
 

@@ -41,7 +41,7 @@ import pytest
 import redis
 from redis.asyncio import Redis as AsyncRedis
 
-from cardtable.server.table_replay import rebuild
+from cardtable.server.table.replay import rebuild
 from cardtable.store import Store
 from db_fixtures import (
     PG_HOST,

@@ -16,7 +16,7 @@ from typing import Any
 from cardtable.engine import get_game
 from cardtable.engine.api import State
 from cardtable.server.codes import LogKind
-from cardtable.server.table_replay import MOVES, NEW_MATCH
+from cardtable.server.table.replay import MOVES, NEW_MATCH
 from cardtable.store import EventRecord, TableRecord
 
 

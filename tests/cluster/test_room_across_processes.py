@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from cardtable.server.table_replay import rebuild
+from cardtable.server.table.replay import rebuild
 from cardtable.store import Store
 from chat_helpers import say
 from cluster_harness import Cluster, unavailable

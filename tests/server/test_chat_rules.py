@@ -1,4 +1,4 @@
-"""The rules of table chat (server/chat.py) and of the settings (server/table_settings.py)."""
+"""The rules of table chat (server/chat.py) and of the settings (server/table/settings.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from cardtable.server.chat import (
     ChatRoom,
     clean,
 )
-from cardtable.server.table_settings import TURN_TIMES, TableSettings
+from cardtable.server.table.settings import TURN_TIMES, TableSettings
 
 
 def refused(room: ChatRoom, text: str, *, sender: str = "seat:0", now: float = 0.0) -> str:

@@ -1,5 +1,5 @@
 """The commitment scheme of provably fair deals (cardtable.fairness) and a table's keeper of
-it (server/table_fairness.py): salts, commitments, hands, reveals."""
+it (server/table/fairness.py): salts, commitments, hands, reveals."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from cardtable.engine import get_game
 from cardtable.fairness import Shuffle, commitment, outcome_text, problems, salt_for
-from cardtable.server.table_fairness import Drawn, Fairness
+from cardtable.server.table.fairness import Drawn, Fairness
 
 KEY = bytes(range(32))
 

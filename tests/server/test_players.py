@@ -1,5 +1,5 @@
 """A guest's lasting identity and his history (store/players.py, server/players.py,
-server/table_history.py, routes/players.py), on SQLite and PostgreSQL.
+server/table/history.py, routes/players.py), on SQLite and PostgreSQL.
 
 In the store: players by their cookie's hash, matches recorded once however often they are
 recorded, a player's recent matches newest first, and counts that a match ended by
@@ -24,7 +24,7 @@ import db_fixtures
 from cardtable.bots.gin_simple import choose
 from cardtable.client import Client, play
 from cardtable.server.players import COOKIE, token_hash
-from cardtable.server.table_history import seat_scores, winning_seats
+from cardtable.server.table.history import seat_scores, winning_seats
 from cardtable.store import Store
 from cardtable.store.models import sessions
 from cardtable.store.players import SESSION_DAYS, MatchRecord, MatchSeat

@@ -27,7 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 import db_fixtures
 from cardtable.bots.gin_simple import choose
 from cardtable.client import Client, Frame
-from cardtable.server.table_replay import rebuild
+from cardtable.server.table.replay import rebuild
 from cardtable.store import Store
 from server_harness import ServerProcess
 from ws_helpers import create

@@ -35,7 +35,7 @@ from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.api import State
 from cardtable.engine.cards import str_card
 from cardtable.fairness import Shuffle
-from cardtable.server.table_replay import NEW_MATCH
+from cardtable.server.table.replay import NEW_MATCH
 from cardtable.store import EventRecord, TableRecord
 from conformance import cards_in, forbidden
 from match_log import logged_matches

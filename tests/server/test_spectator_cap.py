@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from cardtable.server.config import ServerConfig
-from cardtable.server.table_presence import SPECTATOR_INTERVAL
+from cardtable.server.table.presence import SPECTATOR_INTERVAL
 from server_harness import ServerProcess
 from table_life_helpers import (
     Frame,

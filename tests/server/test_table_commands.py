@@ -1,4 +1,4 @@
-"""The table actor's typed commands (``server/table_commands.py``): which must start from
+"""The table actor's typed commands (``server/table/commands.py``): which must start from
 the log's state, whom an answer goes to, and the command id it carries."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from cardtable.server import protocol as p
 from cardtable.server.connection import Connection
 from cardtable.server.players import Sitter
-from cardtable.server.table_commands import (
+from cardtable.server.table.commands import (
     Attach,
     ComputerMove,
     Detach,

@@ -25,7 +25,7 @@ from cardtable.server.config import ServerConfig
 from cardtable.server.connection import Connection
 from cardtable.server.registry import Registry
 from cardtable.server.table import Table, rebuild
-from cardtable.server.table_commit import SaveFailed
+from cardtable.server.table.commit import SaveFailed
 from cardtable.store import EventRecord, Store, sqlite_url
 
 # The version of a friends' table once Bob takes the last seat: the match is dealt then (its

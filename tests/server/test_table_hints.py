@@ -12,8 +12,8 @@ from cardtable.bots import levels
 from cardtable.engine import Action
 from cardtable.server import protocol as p
 from cardtable.server.connection import Connection
-from cardtable.server.table_commands import FromClient, describe, needs_log, ref_of
-from cardtable.server.table_settings import TableSettings
+from cardtable.server.table.commands import FromClient, describe, needs_log, ref_of
+from cardtable.server.table.settings import TableSettings
 from cardtable.store import Store, sqlite_url
 from server_harness import ServerProcess
 from table_life_helpers import Frame, Player, join_table, new_table, quiet_table, sit, watch

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardtable.server.table_info import stored_info
+from cardtable.server.table.info import stored_info
 from cardtable.store import SeatRecord, TableRecord
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from cardtable.engine import get_game
 from cardtable.server.security import hash_token, new_code, new_table_id, new_token
-from cardtable.server.table_settings import TableSettings
+from cardtable.server.table.settings import TableSettings
 from cardtable.store import SeatRecord, Store, TableRecord, sqlite_url
 from server_harness import ServerProcess
 from spades_deals import rigged as spades_rigged

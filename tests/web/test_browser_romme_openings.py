@@ -28,7 +28,7 @@ from browser_harness import (
 )
 from cardtable.engine import get_game
 from cardtable.server.security import hash_token, new_code, new_table_id, new_token
-from cardtable.server.table_settings import TableSettings
+from cardtable.server.table.settings import TableSettings
 from cardtable.store import SeatRecord, Store, TableRecord, sqlite_url
 from db_fixtures import run_async
 from romme_deals import rigged

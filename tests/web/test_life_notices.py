@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from browser_harness import DESKTOP, WebServer, new_page, screenshot, watch_console
-from cardtable.server.table_replay import STANDIN_AFTER
+from cardtable.server.table.replay import STANDIN_AFTER
 from test_accessibility import assert_accessible
 
 PHONE: Any = {"width": 390, "height": 844}

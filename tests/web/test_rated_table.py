@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from browser_harness import DESKTOP, SIZES, WebServer, rated_gin_table, running_server, screenshot
-from cardtable.server.table_presence import DROPS_LOSE
+from cardtable.server.table.presence import DROPS_LOSE
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
 

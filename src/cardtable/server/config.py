@@ -136,7 +136,7 @@ class ServerConfig:
     time_scale: float = 1.0
     trusted_proxies: tuple[str, ...] = ()  # checked by security.trusted_networks
     max_spectators: int = 200
-    evict_idle: float = 600.0  # see server/table_eviction.py
+    evict_idle: float = 600.0  # see server/table/eviction.py
     evict_finished: float = 60.0
     game_modules: tuple[str, ...] = ()  # imported by create_app: see load_game_modules
     gc_freeze: bool = True  # see server/gc_tuning.py

@@ -129,7 +129,7 @@ class PauseStats:
             out["types"] = [[f"{t.__module__}.{t.__qualname__}", n]
                             for t, n in kinds.most_common(20)]
             out["tables"] = sum(n for t, n in kinds.items() if t.__qualname__ == "Table"
-                                and t.__module__ == "cardtable.server.table")
+                                and t.__module__ == "cardtable.server.table.actor")
             del kinds
         out.update({
             "edges_ms": list(EDGES_MS),

@@ -39,7 +39,7 @@ from ..store import Store, TableRecord
 from . import protocol as p
 from .codes import CloseCode
 from .security import TokenBucket
-from .table_info import stored_info
+from .table import stored_info
 
 JSON = Any
 Entry = dict[str, JSON]

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..store import EventRecord, TableRecord
 from .match_replay import logged_match, match_file
-from .table_replay import NEW_MATCH
+from .table import NEW_MATCH
 
 
 def current_start(events: list[EventRecord]) -> int:

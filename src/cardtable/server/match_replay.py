@@ -31,8 +31,7 @@ from ..engine.cards import format_cards, str_card
 from ..match_file import match_document
 from ..store import EventRecord, TableRecord
 from .codes import LogKind
-from .table_fairness import Drawn, Fairness
-from .table_replay import MOVES, NEW_MATCH
+from .table import MOVES, NEW_MATCH, Drawn, Fairness
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The live tables of this process: created here, or loaded from the log on first use.
 
-Tables leave memory again when nobody uses them (``table_eviction``): a sweeper offers
+Tables leave memory again when nobody uses them (``table/eviction.py``): a sweeper offers
 each idle table an eviction, and the next lookup, join or hello loads it back.
 
 With a cluster (``REDIS_URL``, see ``cardtable.cluster``) a table is loaded only by the
@@ -28,11 +28,7 @@ from .config import ServerConfig
 from .log_writer import LogWriter
 from .players import Sitter, address_key
 from .security import hash_token, new_code, new_table_id, new_token
-from .table import Table, rebuild
-from .table_commands import HostBlocked
-from .table_eviction import Resident
-from .table_presence import COMPUTER_NAME
-from .table_settings import TableSettings
+from .table import COMPUTER_NAME, HostBlocked, Resident, Table, TableSettings, rebuild
 
 if TYPE_CHECKING:
     from ..cluster.node import ClusterNode

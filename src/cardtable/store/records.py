@@ -68,10 +68,10 @@ class TableRecord:
     # Chat mutes per seat ({"1": [0]}: seat 1's person does not read seat 0): they belong to
     # the person holding the seat, so they outlive restarts. {} on older rows.
     mutes: dict[str, list[int]] = field(default_factory=dict)
-    # What a table evicted from memory knew beyond its log (server/table_eviction.py);
+    # What a table evicted from memory knew beyond its log (server/table/eviction.py);
     # None until the table is first evicted.
     runtime: dict[str, Any] | None = None
-    # The table's secret for provably fair deals (64 hex digits; server/table_fairness.py):
+    # The table's secret for provably fair deals (64 hex digits; server/table/fairness.py):
     # every shuffle's salt derives from it. None on tables made before it existed.
     fair_key: str | None = None
 

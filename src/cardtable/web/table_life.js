@@ -17,10 +17,10 @@ import { createPeople, isBlocked, setChatHidden } from "./moderation.js";
 import { forgetSeat } from "./state.js";
 
 /** Timeouts in a match before a computer takes the seat: the server's STANDIN_AFTER
- * (server/table_replay.py, docs/protocol.md); tests/web/test_life_notices.py keeps them equal. */
+ * (server/table/replay.py, docs/protocol.md); tests/web/test_life_notices.py keeps them equal. */
 export const STANDIN_AFTER = 3;
 /** Drops of a person's connection that lose a rated match: the server's DROPS_LOSE
- * (server/table_presence.py, docs/players.md). */
+ * (server/table/presence.py, docs/players.md). */
 export const DROPS_LOSE = 3;
 const NOTICE_MS = 8000;
 const MAX_NOTICES = 3;
@@ -264,7 +264,7 @@ export function createTableLife(ctx, io) {
     }
   }
 
-  /** Why a seat lost its rated match (the server's reasons: table_presence.py). */
+  /** Why a seat lost its rated match (the server's reasons: server/table/presence.py). */
   const lostWhy = (s) => ((s.drops || 0) >= DROPS_LOSE
     ? `the connection dropped ${DROPS_LOSE} times` : "away longer than the grace period");
 

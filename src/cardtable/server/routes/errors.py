@@ -15,7 +15,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from ...cluster.remote import Moved
 from .. import metrics
 from ..security import SECURITY_HEADERS
-from ..table_commit import SaveFailed
+from ..table import SaveFailed
 
 DATABASE_AWAY = ("the server cannot reach its database just now; nothing changed, "
                  "try again in a moment")

@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse
 
 from ...store import TableRecord
 from ..match_replay import LoggedMatch, logged_match, match_file, replay
-from ..table_settings import settings_of
+from ..table import settings_of
 from .shared import registry_of
 
 router = APIRouter()

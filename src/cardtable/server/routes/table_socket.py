@@ -36,7 +36,7 @@ from ..rate_limits import OpenSockets
 from ..registry import Registry, TableHandle
 from ..security import TokenBucket, origin_allowed
 from ..storable import unstorable
-from ..table_commit import SaveFailed
+from ..table import SaveFailed
 from .shared import registry_of
 
 REFUSALS = {  # why a hello is refused: close code and message

@@ -12,7 +12,7 @@ from ..match_export import export_match
 from ..moderation import HOST_REFUSES
 from ..players import Sitter, sitting_player
 from ..registry import Registry, TableHandle
-from ..table_replay import NEW_MATCH
+from ..table import NEW_MATCH
 from .shared import AddressLimit, on_table, registry_of
 
 

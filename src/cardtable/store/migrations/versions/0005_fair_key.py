@@ -1,6 +1,6 @@
 """A secret per table for provably fair deals.
 
-Each shuffle's salt is derived from it (``cardtable.fairness``, ``server/table_fairness.py``),
+Each shuffle's salt is derived from it (``cardtable.fairness``, ``server/table/fairness.py``),
 so a table rebuilt from its log commits to exactly what it committed to before. NULL on
 tables made before it existed: they publish no proofs.
 

@@ -7,7 +7,7 @@ delay a held seat. Leaving on purpose hands the seat to a computer for good.
 
 At a rated table a rated result is what the people played: a person away past the grace
 period, or whose connection dropped :data:`DROPS_LOSE` times in the match, loses it as if
-he had left (his seat's record says so, ``forfeit``; ``table_history.leaver`` ranks him
+he had left (his seat's record says so, ``forfeit``; ``history.leaver`` ranks him
 last). He keeps his seat and may play the match out. Turns that ran out and were played
 for him are his own moves: they cost him nothing of the kind.
 
@@ -26,18 +26,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..engine import GameState
-from ..store import SeatRecord, Store, TableRecord
-from . import protocol as p
-from .codes import CloseCode
-from .config import ServerConfig
-from .connection import Connection
-from .moderation import HOST_REFUSES, host_keeps_out
-from .players import Sitter, address_key
-from .security import hash_token, new_token, token_matches
-from .table_commands import Command, GraceOver, SpectatorCount
-from .table_commit import SaveFailed
-from .table_settings import TableSettings
+from ...engine import GameState
+from ...store import SeatRecord, Store, TableRecord
+from .. import protocol as p
+from ..codes import CloseCode
+from ..config import ServerConfig
+from ..connection import Connection
+from ..moderation import HOST_REFUSES, host_keeps_out
+from ..players import Sitter, address_key
+from ..security import hash_token, new_token, token_matches
+from .commands import Command, GraceOver, SpectatorCount
+from .commit import SaveFailed
+from .settings import TableSettings
 
 COMPUTER_NAME = "Computer"
 DROPS_LOSE = 3  # a person's connection dropping this often in a rated match loses it
@@ -265,7 +265,7 @@ class Presence:
                 and record.left >= table.match_started
 
     def runtime(self) -> list[dict[str, Any]]:
-        """Per seat what the log does not say (``table_eviction``)."""
+        """Per seat what the log does not say (``eviction``)."""
         return [{"standin": held.standin, "reconnect_deadline": held.reconnect_deadline,
                  "timeouts": held.timeouts, "misses": held.misses, "drops": held.drops}
                 for held in self.seats]

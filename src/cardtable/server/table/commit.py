@@ -29,12 +29,12 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
-from ..store import EventRecord, Store, TableRecord
-from . import metrics
-from .connection import Connection
-from .log_writer import LogWriter
-from .table_commands import Command, FromClient, Heal, Question, describe, ref_of, sender_of
-from .table_history import History
+from ...store import EventRecord, Store, TableRecord
+from .. import metrics
+from ..connection import Connection
+from ..log_writer import LogWriter
+from .commands import Command, FromClient, Heal, Question, describe, ref_of, sender_of
+from .history import History
 
 log = logging.getLogger("cardtable.table")
 

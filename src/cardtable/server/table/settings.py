@@ -8,9 +8,9 @@ setting             meaning                                        default
 ``spectators``      people may watch                               true
 ``spectator_chat``  spectators may chat among themselves           true
 ``levels``          computer level per seat (one of ``LEVELS``)    "normal" everywhere
-``hints``           players may ask for hints (``table_hints``)    true
+``hints``           players may ask for hints (``hints``)          true
 ``rated``           the match counts in the ratings (chosen when   false
-                    the table is made; ``table_history``)
+                    the table is made; ``history``)
 ==================  =============================================  ===============================
 
 A computer level is one of ``cardtable.bots.levels.LEVELS``; that tuple is the only list
@@ -30,10 +30,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from ..bots.levels import LEVELS
-from ..engine import get_game
-from ..engine.api import Options
-from ..store import TableRecord
+from ...bots.levels import LEVELS
+from ...engine import get_game
+from ...engine.api import Options
+from ...store import TableRecord
 
 TURN_TIMES = (0, 15, 30, 60)
 DEFAULT_LEVEL = "normal"

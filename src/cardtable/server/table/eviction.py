@@ -33,12 +33,12 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from ..cluster.remote import Moved
-from ..store import Store, TableRecord
-from .config import ServerConfig
-from .connection import Connection
-from .table_commands import Command, Evict, Question
-from .table_presence import Presence
+from ...cluster.remote import Moved
+from ...store import Store, TableRecord
+from ..config import ServerConfig
+from ..connection import Connection
+from .commands import Command, Evict, Question
+from .presence import Presence
 
 log = logging.getLogger("cardtable.table")
 

@@ -22,11 +22,11 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import GameState, get_game
-from ..engine.api import Options, live_rng
-from ..store import EventRecord, TableRecord
-from .codes import LogKind
-from .table_fairness import Drawn
+from ...engine import GameState, get_game
+from ...engine.api import Options, live_rng
+from ...store import EventRecord, TableRecord
+from ..codes import LogKind
+from .fairness import Drawn
 
 MOVES = frozenset({LogKind.ACTION, LogKind.TIMEOUT, LogKind.AUTO})
 NEW_MATCH = frozenset({LogKind.START, LogKind.REMATCH, LogKind.REDEAL})

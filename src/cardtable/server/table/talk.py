@@ -23,17 +23,17 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
-from ..engine import Descriptor, GameState
-from ..engine.api import Options
-from ..store import ChatRecord, EventRecord, SeatRecord, Store, TableRecord
-from . import protocol as p
-from .chat import HISTORY, ChatRefused, ChatRoom, Message
-from .codes import LogKind
-from .connection import Connection
-from .moderation import author_of, spectator_sender
-from .table_commit import SaveFailed
-from .table_presence import Presence
-from .table_settings import TableSettings
+from ...engine import Descriptor, GameState
+from ...engine.api import Options
+from ...store import ChatRecord, EventRecord, SeatRecord, Store, TableRecord
+from .. import protocol as p
+from ..chat import HISTORY, ChatRefused, ChatRoom, Message
+from ..codes import LogKind
+from ..connection import Connection
+from ..moderation import author_of, spectator_sender
+from .commit import SaveFailed
+from .presence import Presence
+from .settings import TableSettings
 
 
 class TalkHost(Protocol):

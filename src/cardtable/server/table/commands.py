@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import protocol as p
-from .connection import Connection
-from .players import Sitter
+from .. import protocol as p
+from ..connection import Connection
+from ..players import Sitter
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,7 +125,7 @@ Command = (FromClient | Join | Attach | Detach | Info | ComputerMove | TurnTimeo
            | GraceOver | SpectatorCount | HostBlocked | Heal | Evict | HandOver)
 
 # Frames served from memory: chat and mutes are saved apart from the log, a resume
-# changes nothing the log says, a hint is no move (table_hints).
+# changes nothing the log says, a hint is no move (``hints``).
 _READ_FRAMES = (p.Hello, p.Sync, p.Ping, p.Chat, p.Mute, p.AskHint)
 
 

@@ -6,14 +6,14 @@ then send each connection its own ``view(seat)``.  Nothing is acknowledged or
 broadcast before the commit; if the commit fails the table is rebuilt from
 the log, so memory never runs ahead of what is durable.
 
-The actor takes its commands (``table_commands``) from one inbox and dispatches them
+The actor takes its commands (``commands``) from one inbox and dispatches them
 with one ``match``. Its other duties are collaborators that own their state and are
-handed the table when they act on it: the :class:`~.table_commit.Journal` (database
+handed the table when they act on it: the :class:`~.commit.Journal` (database
 faults, and answering every command whatever goes wrong), the
-:class:`~.table_turns.Turns` (the turn clock, timeouts, computer moves), the
-:class:`~.table_presence.Presence` (seats, connections, the grace period, leaving), the
-:class:`~.table_talk.Talk` (chat, mutes, ending a match by agreement, the host's
-settings) and the :class:`~.table_eviction.Eviction` (leaving memory and coming back).
+:class:`~.turns.Turns` (the turn clock, timeouts, computer moves), the
+:class:`~.presence.Presence` (seats, connections, the grace period, leaving), the
+:class:`~.talk.Talk` (chat, mutes, ending a match by agreement, the host's
+settings) and the :class:`~.eviction.Eviction` (leaving memory and coming back).
 """
 
 from __future__ import annotations
@@ -28,17 +28,17 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine import Action, GameState, IllegalAction, get_game
-from ..engine.api import Event, Options
-from ..store import ChatRecord, EventRecord, Store, TableRecord
-from . import metrics
-from . import protocol as p
-from .codes import CloseCode, LogKind
-from .config import ServerConfig
-from .connection import Connection
-from .log_writer import LogWriter
-from .players import Sitter
-from .table_commands import (
+from ...engine import Action, GameState, IllegalAction, get_game
+from ...engine.api import Event, Options
+from ...store import ChatRecord, EventRecord, Store, TableRecord
+from .. import metrics
+from .. import protocol as p
+from ..codes import CloseCode, LogKind
+from ..config import ServerConfig
+from ..connection import Connection
+from ..log_writer import LogWriter
+from ..players import Sitter
+from .commands import (
     Attach,
     Command,
     ComputerMove,
@@ -56,17 +56,17 @@ from .table_commands import (
     TurnTimeout,
     needs_log,
 )
-from .table_commit import Journal, SaveFailed
-from .table_eviction import Eviction, Home
-from .table_fairness import Drawn, Fairness
-from .table_hints import answer_hint
-from .table_history import History, match_record
-from .table_info import table_info
-from .table_presence import Presence, host_of
-from .table_replay import Replayed, rebuild, without_last_move
-from .table_settings import TableSettings, settings_of
-from .table_talk import Talk
-from .table_turns import Turns, now_ms
+from .commit import Journal, SaveFailed
+from .eviction import Eviction, Home
+from .fairness import Drawn, Fairness
+from .hints import answer_hint
+from .history import History, match_record
+from .info import table_info
+from .presence import Presence, host_of
+from .replay import Replayed, rebuild, without_last_move
+from .settings import TableSettings, settings_of
+from .talk import Talk
+from .turns import Turns, now_ms
 
 log = logging.getLogger("cardtable.table")
 HAND_OVER_WAIT = 5.0  # seconds a draining process waits for a table's current command
@@ -578,7 +578,7 @@ class Table:
             task.cancel()
 
     def _restore_runtime(self) -> bool:
-        """Take back what this process knew when it evicted the table (``table_eviction``);
+        """Take back what this process knew when it evicted the table (``eviction``);
         False when there is nothing of this process and version to take back."""
         runtime = self.eviction.kept_runtime(self.record, self.version)
         if runtime is None or not self.presence.restore_runtime(self, runtime["seats"]):

@@ -16,11 +16,11 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from ..bots import levels
-from ..engine import Action, Descriptor, GameState
-from . import protocol as p
-from .connection import Connection
-from .table_settings import TableSettings
+from ...bots import levels
+from ...engine import Action, Descriptor, GameState
+from .. import protocol as p
+from ..connection import Connection
+from .settings import TableSettings
 
 log = logging.getLogger("cardtable.table")
 

@@ -3,13 +3,13 @@ for a live table and for a stored one nobody has loaded yet."""
 
 from __future__ import annotations
 
-from ..engine import get_game
-from ..engine.api import Options
-from ..store import TableRecord
-from . import protocol as p
-from .table_presence import Presence, host_of
-from .table_settings import TableSettings, is_express, settings_of
-from .table_turns import now_ms
+from ...engine import get_game
+from ...engine.api import Options
+from ...store import TableRecord
+from .. import protocol as p
+from .presence import Presence, host_of
+from .settings import TableSettings, is_express, settings_of
+from .turns import now_ms
 
 
 def table_info(record: TableRecord, options: Options, status: str,

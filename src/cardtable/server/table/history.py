@@ -14,10 +14,10 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ..engine import GameState
-from ..engine.registry import Descriptor
-from ..store import SeatRecord, Store, TableRecord
-from ..store.players import MatchRecord, MatchSeat
+from ...engine import GameState
+from ...engine.registry import Descriptor
+from ...store import SeatRecord, Store, TableRecord
+from ...store.players import MatchRecord, MatchSeat
 
 log = logging.getLogger("cardtable.table")
 

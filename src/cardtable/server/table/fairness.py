@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..fairness import Shuffle, commitment, outcome_text, salt_for
+from ...fairness import Shuffle, commitment, outcome_text, salt_for
 
 
 @dataclass(frozen=True)

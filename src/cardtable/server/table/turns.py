@@ -23,16 +23,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
 
-from ..bots import autoplay, levels
-from ..engine import Action, Descriptor, GameState
-from ..store import TableRecord
-from .codes import LogKind
-from .config import ServerConfig
-from .connection import Connection
-from .table_commands import Command, ComputerMove, TurnTimeout
-from .table_presence import Presence
-from .table_replay import STANDIN_AFTER
-from .table_settings import TableSettings
+from ...bots import autoplay, levels
+from ...engine import Action, Descriptor, GameState
+from ...store import TableRecord
+from ..codes import LogKind
+from ..config import ServerConfig
+from ..connection import Connection
+from .commands import Command, ComputerMove, TurnTimeout
+from .presence import Presence
+from .replay import STANDIN_AFTER
+from .settings import TableSettings
 
 AUTOMATIC_FOLLOW_UPS = 4  # at most this many further moves finish a timed-out turn
 
