@@ -21,7 +21,7 @@ keeps every process's log.  The parts:
   retook (expired, but nobody else had taken them).
 * **throughput**: actions per second and the latency from an action sent to the
   opponent's view received (``bench/server.py``'s measure: friend tables of *two client
-  seats*, both gin_simple bots, ``--think`` s before each move) at each of ``--tables``
+  seats*, both normal Gin bots, ``--think`` s before each move) at each of ``--tables``
   for a card room of each of ``--processes`` processes, and for one process without
   Redis (plain single-process mode, behind the same proxy, on the same PostgreSQL) for
   reference.  The tables of one variant are opened in steps on one card room (1,000,

@@ -100,7 +100,7 @@ async def throughput_part(args: argparse.Namespace, console: Console) -> list[St
 
 
 def report_throughput(steps: list[Step], args: argparse.Namespace, console: Console) -> None:
-    table = Table(title=f"throughput and latency: friend tables of two gin_simple bots, "
+    table = Table(title=f"throughput and latency: friend tables of two normal Gin bots, "
                         f"{args.think:g} s think, {args.seconds:g} s windows, "
                         f"{args.clients} load generator(s), {args.proxy} in front")
     for name in ("room", "tables", "actions/s", "p50 ms", "p99 ms", "max ms", "servers CPU",

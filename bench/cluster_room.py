@@ -135,7 +135,7 @@ def show_troubles(room: Cluster, seen: int, console: Console) -> int:
 
 
 class LoadWorker:
-    """One load-generating process: friend tables of two gin_simple bots (``BenchTable``
+    """One load-generating process: friend tables of two normal Gin bots (``BenchTable``
     of bench/server.py), told what to do on stdin, one JSON line per command, and
     answering on stdout (``{"done": ...}``; ``{"progress": n}`` lines while measuring)."""
 

@@ -52,7 +52,7 @@ def rss_kib() -> int:
 def child(heap: int, matches: int, seed: int, freeze: bool,
           thresholds: tuple[int, int, int] | None) -> dict[str, Any]:
     """One run, in its own process: the figures as a dict."""
-    from cardtable.bots.indian_bot import choose
+    from cardtable.bots.indian.normal import choose
     from cardtable.engine import get_game
 
     game = get_game("indian")

@@ -3,10 +3,10 @@ worlds, and in worlds dealt uniformly from the unseen cards.
 
 Two hard players play seeded matches; at a third of the turns' starts (chosen by a seeded
 coin) the seat to draw is asked for worlds as the expert deals them
-(``gin_hard.guess_hidden``, then ``resample(seat, rng, held)``) and as plain ``resample``
+(``gin.hard.guess_hidden``, then ``resample(seat, rng, held)``) and as plain ``resample``
 deals them.  Printed per band of the stock: the opponent's true deadwood, and the mean
 over the worlds of each kind.  The constants ``WORLD_EXTRA_SHARE`` and
-``WORLD_EXTRA_MOST`` of ``bots/gin_hard_read.py`` were chosen so that the guessed column
+``WORLD_EXTRA_MOST`` of ``bots/gin/hard_read.py`` were chosen so that the guessed column
 follows the true one (docs/benchmarks.md, "The expert's worlds").
 
     python bench/gin_worlds.py --matches 60
@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from cardtable.bots import gin_hard
+from cardtable.bots.gin import hard
 from cardtable.engine import get_game
 from cardtable.engine.games.gin.showdown import SOLVER
 
@@ -51,7 +51,7 @@ def main() -> None:
             band = band_of(int(view.get("stock", 0)))
             if view.get("phase") == "draw" and band is not None and rng.random() < 1 / 3:
                 other = 1 - seat
-                guess = gin_hard.guess_hidden(view)
+                guess = hard.guess_hidden(view)
                 row = seen[band]
                 row["true"].append(SOLVER.deadwood(state.hands[other]))
                 row["guessed"].append(mean(
@@ -60,7 +60,7 @@ def main() -> None:
                 row["uniform"].append(mean(
                     SOLVER.deadwood(state.resample(seat, rng).hands[other])
                     for _ in range(WORLDS)))
-            state.apply(gin_hard.choose(view))
+            state.apply(hard.choose(view))
     table = Table(title="The opponent's deadwood at the start of our turn (means)")
     for column in ("stock", "turns", "in play", "guessed worlds", "uniform worlds"):
         table.add_column(column, justify="right")

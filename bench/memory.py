@@ -8,7 +8,7 @@ finished tables evicted ``--evict-finished`` seconds after their match, default 
 server's own default being 60 s: with a short delay the tables waiting for eviction are
 about as many at the last checkpoint as at the first, so what is compared is what stays,
 not the backlog of a fast run).  Tables against the computer are played to the end,
-``--concurrency`` at a time: one hand of Gin (``target`` 1), seat 0 a gin_simple bot of
+``--concurrency`` at a time: one hand of Gin (``target`` 1), seat 0 a normal Gin bot of
 this process through ``cardtable.client``, seat 1 the server's own computer; the socket
 is closed when the match is over.  At each checkpoint (after 100 tables, then after
 10,000 in all) the bench waits for the finished tables to leave memory (until the
@@ -54,7 +54,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hog
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, Connection, Seat, play
 from server import gc_figures, raise_open_files, rss_kib, server_process
 

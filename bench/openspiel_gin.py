@@ -27,7 +27,7 @@ OpenSpiel's quirks and the moves it has that we lack, each handled and counted i
   instead. ``upcard_after_both_passed``: it asks for an upcard both passed; it draws from the
   stock.
 * ``discard_taken_card``, ``fallback_*`` (the mirror or the bot failed, e.g. under other
-  rules; see :func:`rule_differences`): the move comes from `cardtable.bots.gin_simple`, our
+  rules; see :func:`rule_differences`): the move comes from `cardtable.bots.gin.normal`, our
   ``normal``, as does a changed knock when no knock is left to make.
 
 Cards: ours are ``suit * 13 + rank`` with suits c d h s; OpenSpiel orders suits s c d h, so its
@@ -49,7 +49,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cardtable.bots import gin_simple
+from cardtable.bots.gin import normal as gin_normal
 from cardtable.engine.api import Action
 from cardtable.engine.cards import parse
 from cardtable.engine.games import gin
@@ -131,7 +131,7 @@ class SimpleGinBot:
                 self._counts["fallback_" + _reason_name(e)] += 1
                 action = None
             if action is None or action not in legal:
-                action = gin_simple.choose(state.view(seat))
+                action = gin_normal.choose(state.view(seat))
             return action
         finally:
             self.decisions += 1
@@ -224,7 +224,7 @@ class SimpleGinBot:
     def _discard(self, state: GinState, card: int, legal: list[Action]) -> Action | None:
         if Action("discard", card=card) in legal:
             return Action("discard", card=card)
-        self._counts["discard_taken_card"] += 1  # our rules forbid it: gin_simple discards
+        self._counts["discard_taken_card"] += 1  # our rules forbid it: gin_normal discards
         return None
 
     def _note_overcount(self, hand: Sequence[int], missed_knock: bool) -> None:
@@ -305,18 +305,18 @@ def _reason_name(error: Exception) -> str:
     return "mirror" if isinstance(error, MirrorError) else "openspiel_error"
 
 
-# -- the self-check: gin_simple (our `normal`) against OpenSpiel's bot --------------------------
+# -- the self-check: gin_normal (our `normal`) against OpenSpiel's bot --------------------------
 
 
 def play_match(player: SimpleGinBot, seed: int, openspiel_seat: int,
                options: Options) -> GinState:
-    """One match of ``gin_simple`` against ``player``; every move is checked by our engine."""
+    """One match of ``gin_normal`` against ``player``; every move is checked by our engine."""
     state = gin.new_match(options, 2, random.Random(seed))
     while not state.is_over():
         seat = state.to_act
         assert seat is not None
         move = player.choose(state, seat) if seat == openspiel_seat else \
-            gin_simple.choose(state.view(seat))
+            gin_normal.choose(state.view(seat))
         state.apply(move)  # an illegal move raises here
     return state
 
@@ -332,14 +332,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 class Tally:
-    """What the self-check reports, from gin_simple's side (seat ``1 - openspiel_seat``)."""
+    """What the self-check reports, from gin_normal's side (seat ``1 - openspiel_seat``)."""
 
     def __init__(self, options: Options, openspiel_deadwood: Callable[[list[int]], int]) -> None:
         self.options = options
         self.matches = self.match_wins = 0
         self.hands = self.void = self.ties = self.hand_wins = 0
-        self.points = [0, 0]  # hand points: [gin_simple, OpenSpiel]
-        self.net_if_openspiel_showdown = 0  # gin_simple's net hand points, see `lines`
+        self.points = [0, 0]  # hand points: [gin_normal, OpenSpiel]
+        self.net_if_openspiel_showdown = 0  # gin_normal's net hand points, see `lines`
         self._openspiel_deadwood = openspiel_deadwood
 
     def add(self, state: GinState, openspiel_seat: int) -> None:
@@ -358,7 +358,7 @@ class Tally:
             self.net_if_openspiel_showdown += self._openspiel_showdown_net(row, ours)
 
     def _openspiel_showdown_net(self, row: Mapping[str, Any], ours: int) -> int:
-        """gin_simple's net points of hand ``row`` had OpenSpiel's own showdown stood: when
+        """gin_normal's net points of hand ``row`` had OpenSpiel's own showdown stood: when
         OpenSpiel's bot defends it lays no card off and, against gin, no meld either."""
         if row["kind"] == "void":
             return 0
@@ -379,13 +379,13 @@ class Tally:
         h_low, h_high = wilson(self.hand_wins, decided)
         per_hand = [p / max(self.hands, 1) for p in self.points]
         return [
-            f"gin_simple (normal) vs OpenSpiel simple bot: {self.matches} matches, "
+            f"gin_normal vs OpenSpiel simple bot: {self.matches} matches, "
             f"{self.hands} hands ({self.void} void, {self.ties} tied)",
-            f"  matches won by gin_simple: {self.match_wins / max(self.matches, 1):.1%} "
+            f"  matches won by gin_normal: {self.match_wins / max(self.matches, 1):.1%} "
             f"(95% CI {low:.1%}-{high:.1%})",
-            f"  decided hands won by gin_simple: {self.hand_wins / max(decided, 1):.1%} "
+            f"  decided hands won by gin_normal: {self.hand_wins / max(decided, 1):.1%} "
             f"(95% CI {h_low:.1%}-{h_high:.1%})",
-            f"  points per hand: gin_simple {per_hand[0]:.2f}, OpenSpiel {per_hand[1]:.2f}, "
+            f"  points per hand: gin_normal {per_hand[0]:.2f}, OpenSpiel {per_hand[1]:.2f}, "
             f"net {per_hand[0] - per_hand[1]:+.2f}",
             f"  net per hand had OpenSpiel's showdown stood (its bot lays nothing off, no meld "
             f"against gin): {self.net_if_openspiel_showdown / max(self.hands, 1):+.2f}",

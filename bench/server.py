@@ -4,7 +4,7 @@ Run ``python bench/server.py --tables 100 500 --seconds 20 [--database-url URL]`
 each table count it starts a fresh server process on 127.0.0.1 (``CARDTABLE_BOT_DELAY=0``,
 SQLite in a temporary data directory, or a fresh PostgreSQL database created on the
 ``--database-url`` server and dropped afterwards), opens that many friend tables whose two
-seats are gin_simple bots playing through ``cardtable.client`` from this one asyncio
+seats are normal Gin bots playing through ``cardtable.client`` from this one asyncio
 process, lets them play for ``--seconds``, and reports
 
 * actions per second over the window (acknowledged actions, both seats, all tables);
@@ -71,7 +71,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 import hog
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import ActionRefused, Client, Connection, Frame, RequestRefused, Seat
 from cardtable.server import gc_tuning
 from local_postgres import fresh_postgres
@@ -415,7 +415,7 @@ def row(r: Result) -> list[str]:
 
 
 def report(results: list[Result], console: Console) -> None:
-    table = Table(title="cardtable server: friend tables of two gin_simple bots")
+    table = Table(title="cardtable server: friend tables of two normal Gin bots")
     for name in COLUMNS:
         table.add_column(name, justify="left" if name in ("database", "gc") else "right")
     for r in results:

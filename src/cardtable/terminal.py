@@ -19,7 +19,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from cardtable.bots import gin_simple
+from cardtable.bots.gin import normal as gin_bot
 from cardtable.engine.api import Action, IllegalAction, Options, Rng
 from cardtable.engine.cards import card as parse_card
 from cardtable.engine.cards import deadwood_value, parse, sort_key_suit, str_card
@@ -239,7 +239,7 @@ class GinTerminal:
         self.show_deal(self.state.view(HUMAN))
         while not self.state.is_over():
             if self.state.current_player() == BOT:
-                self.play(gin_simple.choose(self.state.view(BOT)))
+                self.play(gin_bot.choose(self.state.view(BOT)))
             else:
                 self.human_turn()
         self.show_settlement(self.state.view(HUMAN))

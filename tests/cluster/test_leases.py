@@ -21,7 +21,7 @@ import pytest
 import redis as sync_redis
 from redis.asyncio import Redis
 
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client
 from cardtable.cluster.leases import Leases, holder_of
 from cardtable.server import metrics

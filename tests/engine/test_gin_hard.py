@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from cardtable.bots import gin_hard, gin_simple
-from cardtable.bots.gin_hard_eval import outs
-from cardtable.bots.gin_hard_read import feeds, read
+from cardtable.bots.gin import hard, normal
+from cardtable.bots.gin.hard_eval import outs
+from cardtable.bots.gin.hard_read import feeds, read
 from cardtable.engine import get_game
 from cardtable.engine.api import Action
 from cardtable.engine.cards import format_cards, parse
@@ -52,7 +52,7 @@ def table(me: list[int], pile: str, phase: Phase = Phase.DRAW, *, his: str = "",
 
 def hard_move(state: gin.GinState) -> str:
     view = state.view(0)
-    action = gin_hard.choose(view)
+    action = hard.choose(view)
     assert action.to_json() in view["legal"]
     return str(action)
 
@@ -119,7 +119,7 @@ def test_keeps_a_live_connector_over_a_dead_single() -> None:
     # The normal player throws its highest loose card, the ten; the 8c is dead (both
     # other eights and its neighbours are gone) while 8h and Jh would finish 9h Th.
     pile = "7c 8d 9c 8s"
-    assert str(gin_simple.choose(table(CONNECTOR, pile, Phase.DISCARD).view(0))) == "discard Th"
+    assert str(normal.choose(table(CONNECTOR, pile, Phase.DISCARD).view(0))) == "discard Th"
     assert hard_move(table(CONNECTOR, pile, Phase.DISCARD)) == "discard 8c"
 
 
@@ -193,8 +193,8 @@ def test_oklahoma_low_limit_throws_toward_the_limit() -> None:
 def test_the_same_view_gives_the_same_move() -> None:
     state = table(TWO_KINGS, "8c 9d", Phase.DISCARD, picked="Jh Qh", stock=20)
     view = state.view(0)
-    first = gin_hard.choose(view)
-    assert gin_hard.choose(copy.deepcopy(view)) == first == gin_hard.choose(view)
+    first = hard.choose(view)
+    assert hard.choose(copy.deepcopy(view)) == first == hard.choose(view)
 
 
 # -- hints ---------------------------------------------------------------------------
@@ -203,14 +203,14 @@ def test_the_same_view_gives_the_same_move() -> None:
 def test_hint_names_the_meld_a_taken_card_makes() -> None:
     state = table(SEVENS, "2d 6h")
     view = state.view(0)
-    action = gin_hard.choose(view)
-    assert gin_hard.hint(view, action) == "take 6♥: it makes 3♥ 4♥ 5♥ 6♥"
+    action = hard.choose(view)
+    assert hard.hint(view, action) == "take 6♥: it makes 3♥ 4♥ 5♥ 6♥"
 
 
 def test_hint_for_a_discard_says_what_is_kept_and_the_deadwood() -> None:
     state = table(CONNECTOR, "7c 8d 9c 8s", Phase.DISCARD)
     view = state.view(0)
-    text = gin_hard.hint(view, gin_hard.choose(view))
+    text = hard.hint(view, hard.choose(view))
     assert text.startswith("throw 8♣: dead")
     assert "9♥ 10♥ for the run" in text and text.endswith("; 22 deadwood")
     assert len(text) <= 80
@@ -223,7 +223,7 @@ def test_hints_for_knock_gin_and_drawing_are_short_and_plain() -> None:
     texts = []
     for state in cases:
         view = state.view(0)
-        texts.append(gin_hard.hint(view, gin_hard.choose(view)))
+        texts.append(hard.hint(view, hard.choose(view)))
     assert texts[0].startswith("knock with 8 deadwood")
     assert texts[1] == "gin: every card melded"
     assert texts[2] == "draw: Q♦ does not help; 33 deadwood"
@@ -233,7 +233,7 @@ def test_hints_for_knock_gin_and_drawing_are_short_and_plain() -> None:
 
 def test_hint_for_another_move_describes_it() -> None:
     view = table(SEVENS, "7h Qd").view(0)
-    assert gin_hard.hint(view, Action("draw_discard")) == "draw discard"
+    assert hard.hint(view, Action("draw_discard")) == "draw discard"
 
 
 # -- whole matches --------------------------------------------------------------------
@@ -245,11 +245,11 @@ def play(options: gin.Options, seed: int, hard_seat: int) -> gin.GinState:
     while not state.is_over():
         seat = state.to_act
         view = state.view(seat)
-        bot = gin_hard.choose if seat == hard_seat else gin_simple.choose
+        bot = hard.choose if seat == hard_seat else normal.choose
         action = bot(view)
         assert action.to_json() in view["legal"], (format_cards(state.hands[seat]), action)
         if seat == hard_seat:
-            assert 0 < len(gin_hard.hint(view, action)) <= 80
+            assert 0 < len(hard.hint(view, action)) <= 80
         state.apply(action)
     return state
 
@@ -288,7 +288,7 @@ def test_two_hard_players_finish_the_match_that_once_never_ended() -> None:
     for _ in range(3000):
         if state.is_over():
             break
-        state.apply(gin_hard.choose(state.view(state.current_player())))
+        state.apply(hard.choose(state.view(state.current_player())))
     assert state.is_over()
 
 
@@ -301,7 +301,7 @@ def test_beats_the_normal_player() -> None:
 
 
 def test_the_experts_worlds_give_the_opponent_a_hand_he_could_have_kept() -> None:
-    from cardtable.bots.gin_hard_read import read, world_guess
+    from cardtable.bots.gin.hard_read import read, world_guess
     from cardtable.engine.games.gin.showdown import SOLVER
 
     kept, dealt = [], []
@@ -311,7 +311,7 @@ def test_the_experts_worlds_give_the_opponent_a_hand_he_could_have_kept() -> Non
             view = state.view(state.current_player())
             if view["phase"] == "draw" and view["stock"] <= 20:
                 break  # well into the hand: he has drawn a handful of cards
-            state.apply(gin_hard.choose(view))
+            state.apply(hard.choose(view))
         else:
             continue
         seat = view["seat"]

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from cardtable.bots.gin_simple import choose, wants
+from cardtable.bots.gin.normal import choose, wants
 from cardtable.engine.api import Action
 from cardtable.engine.cards import RANKS, SUITS, parse
 from cardtable.engine.games import gin

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from cardtable.bots import indian_bot
-from cardtable.bots.indian_bot import Table, choose, choose_discard
+from cardtable.bots.indian import normal as indian_normal
+from cardtable.bots.indian.normal import Table, choose, choose_discard
 from cardtable.bots.levels import bot_for
 from cardtable.engine.api import Action
 from cardtable.engine.cards import card, parse, str_card
@@ -234,7 +234,7 @@ def test_refuses_a_view_without_legal_moves_and_deals_when_asked() -> None:
 
 
 def test_the_server_plays_indian_with_this_bot() -> None:
-    assert bot_for("indian") is indian_bot.choose
+    assert bot_for("indian") is indian_normal.choose
 
 
 # -- seeded matches --------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from cardtable.bots import indian_hard_eval
-from cardtable.bots.indian_hard import choose, hint
+from cardtable.bots.indian import hard_eval
+from cardtable.bots.indian.hard import choose, hint
 from cardtable.engine.api import Action
 from cardtable.engine.cards import card, parse
 from cardtable.engine.games.indian import IndianState, Options, new_match
@@ -96,20 +96,20 @@ def test_does_not_feed_the_next_player(picked: str, expected: str) -> None:
 def test_a_draw_whose_cards_are_all_seen_is_no_draw() -> None:
     # one pack, 2 players: 9h Th want the 8h or the Jh.  With both seen (the wild card
     # and the open card) the pair is dead; with them out, it is a draw.
-    live = indian_hard_eval.unseen_copies(1, [])
-    dead = indian_hard_eval.unseen_copies(1, parse("8h Jh"))
+    live = hard_eval.unseen_copies(1, [])
+    dead = hard_eval.unseen_copies(1, parse("8h Jh"))
     pair = parse("9h Th")
-    assert indian_hard_eval.run_outs(*pair, live) == 2
-    assert indian_hard_eval.run_outs(*pair, dead) == 0
-    assert indian_hard_eval.draws(pair, None, live)
-    assert not indian_hard_eval.draws(pair, None, dead)
+    assert hard_eval.run_outs(*pair, live) == 2
+    assert hard_eval.run_outs(*pair, dead) == 0
+    assert hard_eval.draws(pair, None, live)
+    assert not hard_eval.draws(pair, None, dead)
 
 
 def test_outs_read_the_ace_above_the_king_and_sets_by_missing_suits() -> None:
-    unseen = indian_hard_eval.unseen_copies(2, parse("Js"))
-    assert indian_hard_eval.run_outs(card("Qs"), card("Ks"), unseen) == 1 + 2  # Js left, As
-    assert indian_hard_eval.run_outs(card("Ks"), card("As"), unseen) == 2  # Qs only
-    assert indian_hard_eval.set_outs(card("7c"), card("7d"), unseen) == 4  # 7h 7s, twice
+    unseen = hard_eval.unseen_copies(2, parse("Js"))
+    assert hard_eval.run_outs(card("Qs"), card("Ks"), unseen) == 1 + 2  # Js left, As
+    assert hard_eval.run_outs(card("Ks"), card("As"), unseen) == 2  # Qs only
+    assert hard_eval.set_outs(card("7c"), card("7d"), unseen) == 4  # 7h 7s, twice
 
 
 def test_breaks_the_dead_draw_before_the_live_one() -> None:
@@ -117,10 +117,10 @@ def test_breaks_the_dead_draw_before_the_live_one() -> None:
     # copies of the 8d and of the Jd in sight, 9d Td is dead: a diamond goes, not a spade.
     hand = tuple(sorted(parse("3h 4h 5h 6c 7c 8c 2s 2d 2c 9d Td Qs Ks Kc")))
     rules = Options().rules
-    dead = indian_hard_eval.unseen_copies(2, [*hand, *parse("8d 8d Jd Jd")])
+    dead = hard_eval.unseen_copies(2, [*hand, *parse("8d 8d Jd Jd")])
 
     def best(unseen: list[int]) -> int:
-        return min(parse("9d Td Qs Ks"), key=lambda c: indian_hard_eval.standing_without(
+        return min(parse("9d Td Qs Ks"), key=lambda c: hard_eval.standing_without(
             hand, c, None, rules, 0.0, unseen).score)
 
     assert best(dead) in parse("9d Td")
@@ -195,14 +195,14 @@ def test_plays_every_format_legally_and_the_same_view_gives_the_same_move(preset
 def test_holds_its_own_against_the_normal_player() -> None:
     # a smoke check, not the strength measurement (see the report in the module docs):
     # 60 points deals with seats swapped on each seed
-    from cardtable.bots import indian_bot
+    from cardtable.bots.indian import normal as indian_normal
     won = 0.0
     for i in range(60):
         state = new_match(Options(), 2, random.Random(i // 2))
         hard = i % 2
         while not state.is_over():
             seat = state.to_act
-            bot = choose if seat == hard else indian_bot.choose
+            bot = choose if seat == hard else indian_normal.choose
             state.apply(bot(state.view(seat)))
         winners = state.result()["winners"]
         won += (hard in winners) / len(winners)

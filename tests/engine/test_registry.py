@@ -27,7 +27,7 @@ def test_a_game_needs_an_identifier_for_a_name() -> None:
         NAME = "gin rummy"
 
     with pytest.raises(ValueError, match="must be an identifier"):
-        register(Descriptor(Badly, title="Gin", players=(2,), bot="cardtable.bots.gin_simple"))
+        register(Descriptor(Badly, title="Gin", players=(2,), bot="cardtable.bots.gin.normal"))
     assert "gin rummy" not in GAMES
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cardtable.bots import romme_bot, romme_hard
+from cardtable.bots.romme import hard as romme_hard
+from cardtable.bots.romme import normal as romme_normal
 from cardtable.engine.cards import pretty_card
 from test_tablemeld_hard import play_turn, position
 
@@ -20,7 +21,7 @@ def test_a_ready_opening_stays_hidden_while_nobody_else_has_come_out() -> None:
     moves = play_turn(state, romme_hard.choose)
     assert len(moves) == 1 and moves[0].startswith("discard")
     assert not state.table and not state.has_melded[0]
-    normal = play_turn(position("romme", [READY, NOT_OUT]), romme_bot.choose)
+    normal = play_turn(position("romme", [READY, NOT_OUT]), romme_normal.choose)
     assert normal[0] == "meld melds=7c7d7s/AhQhKh"
 
 
@@ -59,7 +60,7 @@ def test_before_coming_out_a_lone_card_goes_before_an_ace_that_may_meld() -> Non
     # first meld; the 3 of hearts goes with nothing (normal throws the ace for its points)
     hand = "9c Ad 2d 4d 5d 9d 3h 7h 8h 4s 5s 9s Qs Ks"
     assert play_turn(position("romme", [hand, NOT_OUT]), romme_hard.choose) == ["discard 3h"]
-    assert play_turn(position("romme", [hand, NOT_OUT]), romme_bot.choose) == ["discard Ad"]
+    assert play_turn(position("romme", [hand, NOT_OUT]), romme_normal.choose) == ["discard Ad"]
 
 
 def test_without_the_doubling_the_hint_gives_the_other_reason_to_wait() -> None:

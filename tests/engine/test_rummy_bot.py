@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from cardtable.bots.rummy_bot import choose
+from cardtable.bots.rummy.normal import choose
 from cardtable.engine import Action
 from cardtable.engine.cards import format_cards
 from cardtable.engine.games import rummy

@@ -112,7 +112,7 @@ def test_standing_turns_penalties_round() -> None:
 
 
 def test_a_rollout_with_an_estimate_stops_at_the_horizon() -> None:
-    from cardtable.bots import gin_hard
+    from cardtable.bots.gin import hard
     from cardtable.bots.search import _Search
 
     state = advance("gin", 2, {}, 5, 6)
@@ -121,47 +121,47 @@ def test_a_rollout_with_an_estimate_stops_at_the_horizon() -> None:
 
     def counting(view: dict[str, Any]) -> Action:
         moves.append(1)
-        return gin_hard.choose(view)
+        return hard.choose(view)
 
     def search(estimate: Any, world: int) -> int:
         moves.clear()
         value = _Search("gin", seat, sampler_of(state, seat), counting,
                         lambda: 0.0, 1.0, estimate, horizon=4).value(
-            gin_hard.choose(state.view(seat)), world)
+            hard.choose(state.view(seat)), world)
         assert value is not None
         return len(moves)
 
     # The horizon, then at most one more move to reach the start of a turn (or less, in
     # a world where the hand ends sooner).
-    short = [search(gin_hard.estimate, world) for world in range(6)]
+    short = [search(hard.estimate, world) for world in range(6)]
     assert max(short) <= 5 and 4 in short
     full = [search(None, world) for world in range(6)]  # no estimate: hands played out
     assert sum(full) > 3 * sum(short)
 
 
 def test_the_gin_estimate_favours_the_lower_deadwood_and_only_judges_a_turns_start() -> None:
-    from cardtable.bots import gin_hard
+    from cardtable.bots.gin import hard
 
     state = advance("gin", 2, {}, 8, 10)
     while state.view(0)["phase"] != "draw":
-        state.apply(gin_hard.choose(state.view(state.current_player())))
-    mine = gin_hard.estimate(state.view, 0)
-    theirs = gin_hard.estimate(state.view, 1)
+        state.apply(hard.choose(state.view(state.current_player())))
+    mine = hard.estimate(state.view, 0)
+    theirs = hard.estimate(state.view, 1)
     assert mine is not None and theirs is not None and abs(mine + theirs) < 1e-9
     dead = [state.view(s)["melding"]["points"] for s in (0, 1)]
     if dead[0] != dead[1]:
         assert (mine > 0) == (dead[0] < dead[1]), (dead, mine)
-    state.apply(gin_hard.choose(state.view(state.current_player())))  # a draw: mid-turn
-    assert gin_hard.estimate(state.view, 0) is None
+    state.apply(hard.choose(state.view(state.current_player())))  # a draw: mid-turn
+    assert hard.estimate(state.view, 0) is None
 
 
 def test_with_short_rollouts_the_search_still_finds_the_knock() -> None:
-    from cardtable.bots import gin_hard
+    from cardtable.bots.gin import hard
 
     state, seat = a_knock_position()
     view = state.view(seat)
     move = choose_expert("gin", view, sampler_of(state, seat), random.Random(7),
-                         never_knocks, budget=1.0, estimate=gin_hard.estimate)
+                         never_knocks, budget=1.0, estimate=hard.estimate)
     assert move.type in {"knock", "gin"}, move
 
 
@@ -201,13 +201,13 @@ def test_a_policy_lost_in_a_narrowed_view_does_not_stop_the_ranking() -> None:
 
 
 def test_the_worlds_hold_what_the_guesser_guesses() -> None:
-    from cardtable.bots import gin_hard
+    from cardtable.bots.gin import hard
 
     state = advance("gin", 2, {}, 3, 30)
     seat = state.current_player()
     view = state.view(seat)
     guesses: list[list[int]] = []
-    guess = gin_hard.guess_hidden(view)
+    guess = hard.guess_hidden(view)
 
     def guesser(seen: dict[str, Any]) -> Any:
         assert seen == view  # the guess is made from the seat's view alone
@@ -227,7 +227,7 @@ def test_the_worlds_hold_what_the_guesser_guesses() -> None:
 
     before = state.record()
     # a clock that moves a tick a call: a few hundred calls of thinking
-    move = choose_expert("gin", view, sampler, random.Random(3), gin_hard.choose, budget=300,
+    move = choose_expert("gin", view, sampler, random.Random(3), hard.choose, budget=300,
                          guesser=guesser, clock=iter(range(10**6)).__next__)
     assert move.to_json() in view["legal"] and state.record() == before
     assert guesses and len(guesses) == len(dealt)
@@ -266,7 +266,7 @@ def test_a_rival_surely_worse_is_given_up(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_a_guess_the_engine_refuses_leaves_the_worlds_uniform() -> None:
-    from cardtable.bots import gin_hard
+    from cardtable.bots.gin import hard
 
     state = advance("gin", 2, {}, 3, 30)
     seat = state.current_player()
@@ -278,7 +278,7 @@ def test_a_guess_the_engine_refuses_leaves_the_worlds_uniform() -> None:
         asked.append(held)
         return state.resample(seat, rng, held)
 
-    move = choose_expert("gin", view, sampler, random.Random(3), gin_hard.choose, budget=300,
+    move = choose_expert("gin", view, sampler, random.Random(3), hard.choose, budget=300,
                          guesser=lambda seen: lambda rng: {1 - seat: [mine]},
                          clock=iter(range(10**6)).__next__)
     assert move.to_json() in view["legal"]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from cardtable.bots.spades_bot import Table, choose, nil_is_safe
+from cardtable.bots.spades.normal import Table, choose, nil_is_safe
 from cardtable.engine.api import Action
 from cardtable.engine.cards import parse
 from cardtable.engine.games import spades

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from cardtable.bots import spades_bot, spades_hard
-from cardtable.bots.spades_hard_read import Reading, p_none
+from cardtable.bots.spades import hard, normal
+from cardtable.bots.spades.hard_read import Reading, p_none
 from cardtable.engine.api import Action
 from cardtable.engine.cards import parse
 from cardtable.engine.games import spades
@@ -58,13 +58,13 @@ def table(me: list[int], *, seat: int = 0, bids: Sequence[int | None] = (3, 3, 3
 
 def move(state: spades.SpadesState) -> str:
     view = state.view(state.current_player())
-    action = spades_hard.choose(view)
+    action = hard.choose(view)
     assert action.to_json() in view["legal"]
     return str(action)
 
 
 def normal_move(state: spades.SpadesState) -> str:
-    return str(spades_bot.choose(state.view(state.current_player())))
+    return str(normal.choose(state.view(state.current_player())))
 
 
 BASE = parse("4c 5c 7c 9c 6d 8d Td Qd Js 3s")  # ten cards; three more per position
@@ -171,7 +171,7 @@ def test_bids_nil_with_a_hand_that_hides_and_not_with_top_spades() -> None:
 def test_nil_risk_grows_with_high_cards() -> None:
     low = parse("2s 4s 7s 3h 5h 9h 2c 4c 6c Tc 3d 5d 8d")
     high = parse("Qs 4s 7s 3h 5h Kh 2c 4c 6c Ac 3d 5d 8d")
-    assert spades_hard.nil_risk(low) < spades_hard.NIL_RISK < spades_hard.nil_risk(high)
+    assert hard.nil_risk(low) < hard.NIL_RISK < hard.nil_risk(high)
 
 
 # -- reading the view ------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def test_reads_voids_from_failures_to_follow_and_early_spade_leads() -> None:
 def test_decides_from_the_json_view_alone_and_leaves_it_alone() -> None:
     view = json.loads(json.dumps(table(BASE + parse("Kh Jh 2h"), trick="4h Th 8h").view(0)))
     before = copy.deepcopy(view)
-    assert spades_hard.choose(view) == spades_hard.choose(view) == Action("play",
+    assert hard.choose(view) == hard.choose(view) == Action("play",
                                                                           card=parse("2h")[0])
     assert view == before
 
@@ -205,15 +205,15 @@ def test_decides_from_the_json_view_alone_and_leaves_it_alone() -> None:
 def test_hints_are_short_and_name_cards_with_suit_symbols() -> None:
     state = table(parse("4c 5c 7c 9c 2c Kd 7d 2d Js 3s 5h 6h 7h"), trick="4d")
     view = state.view(0)
-    reason = spades_hard.hint(view, spades_hard.choose(view))
+    reason = hard.hint(view, hard.choose(view))
     assert "2♦" in reason and len(reason) <= 80
-    other = spades_hard.hint(view, Action("play", card=parse("Kd")[0]))
+    other = hard.hint(view, Action("play", card=parse("Kd")[0]))
     assert "K♦" in other
 
 
 def test_refuses_a_view_without_legal_moves() -> None:
     with pytest.raises(ValueError, match="no legal action"):
-        spades_hard.choose(table(BASE + parse("Kh Jh 2h"), trick="4h Th 8h").view(1))
+        hard.choose(table(BASE + parse("Kh Jh 2h"), trick="4h Th 8h").view(1))
 
 
 MATCHES = [({}, 4, 500, 6), ({"preset": "classic"}, 4, 500, 4), ({}, 3, 500, 4),
@@ -238,11 +238,11 @@ def test_seeded_matches_finish_with_legal_moves_and_hints(options: dict[str, obj
             assert seat is not None
             view = state.view(seat)
             if seat % 2 == 0:
-                action = spades_hard.choose(view)
+                action = hard.choose(view)
                 assert action.to_json() in view["legal"], (seed, str(state), action)
-                assert 0 < len(spades_hard.hint(view, action)) <= 80
+                assert 0 < len(hard.hint(view, action)) <= 80
             else:
-                action = spades_bot.choose(view)
+                action = normal.choose(view)
             state.apply(action)
             moves += 1
             assert moves < 20000, f"match {seed} does not end"

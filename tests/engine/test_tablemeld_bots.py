@@ -14,17 +14,19 @@ from typing import Any
 
 import pytest
 
-from cardtable.bots import romme_bot, rummy500_bot, rummy_bot
 from cardtable.bots.levels import BOT_MODULES as BOTS
 from cardtable.bots.levels import bot_for
-from cardtable.bots.tablemeld_eval import Evaluator, Weights
+from cardtable.bots.romme import normal as romme_normal
+from cardtable.bots.rummy import normal as rummy_normal
+from cardtable.bots.rummy500 import normal as rummy500_normal
+from cardtable.bots.tablemelds.evaluation import Evaluator, Weights
 from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.cards import JOKER, card, format_cards, parse
 from cardtable.engine.tablemelds import lay
 
 TABLE_MELD_GAMES = ("rummy", "rummy500", "romme")
 CHOOSE: dict[str, Callable[[dict[str, Any]], Action]] = {
-    "rummy": rummy_bot.choose, "rummy500": rummy500_bot.choose, "romme": romme_bot.choose}
+    "rummy": rummy_normal.choose, "rummy500": rummy500_normal.choose, "romme": romme_normal.choose}
 
 
 def position(name: str, hands: Sequence[str], *, pile: str = "",
@@ -258,7 +260,7 @@ def test_rummy500_plays_on_rather_than_go_out_into_a_lost_match() -> None:
 def test_every_table_meld_game_has_its_bot_on_the_server() -> None:
     for name in TABLE_MELD_GAMES:
         assert name in GAMES
-        assert BOTS[name] == f"cardtable.bots.{name}_bot"
+        assert BOTS[name] == f"cardtable.bots.{name}.normal"
         assert bot_for(name) is CHOOSE[name]
 
 

@@ -14,9 +14,12 @@ from typing import Any
 
 import pytest
 
-from cardtable.bots import romme_hard, rummy500_hard, rummy_bot, rummy_hard
-from cardtable.bots.tablemeld_hard import Opponents
-from cardtable.bots.tablemeld_judgement import Seen
+from cardtable.bots.romme import hard as romme_hard
+from cardtable.bots.rummy import hard as rummy_hard
+from cardtable.bots.rummy import normal as rummy_normal
+from cardtable.bots.rummy500 import hard as rummy500_hard
+from cardtable.bots.tablemelds.hard import Opponents
+from cardtable.bots.tablemelds.judgement import Seen
 from cardtable.engine import Action, get_game
 from cardtable.engine.cards import card, parse
 from cardtable.engine.tablemelds import lay
@@ -68,7 +71,7 @@ def test_cards_picked_up_are_held_for_sure_unseen_ones_by_share() -> None:
     state = position("rummy", ["2c 2d 2s 5h 6h 7h Kc", "Qh Jh 3c 4c 8s 9s Ts"],
                      picked=["", "Qh"])
     seen = Seen.of(state.view(0))
-    model = Opponents(seen, rummy_bot.JUDGEMENT.weights(seen).live)
+    model = Opponents(seen, rummy_normal.JUDGEMENT.weights(seen).live)
     assert model.holds(1, card("Qh")) == 1.0
     assert 0.0 < model.holds(1, card("Kd")) < 0.5  # 6 hidden cards among ~44 unseen
     assert model.holds(1, card("2h")) == model.holds(1, card("Kd"))
@@ -81,7 +84,7 @@ def test_a_card_whose_partners_are_all_seen_is_dead_and_safe() -> None:
     state = position("rummy", ["2c 2d 2s 5h 6h 7h Kc 9d", "Qh Jh 3c 4c 8s Ts As Ah 6c 5c"],
                      pile="9c 9h 9s 8d Td 7d Jd")
     seen = Seen.of(state.view(0))
-    model = Opponents(seen, rummy_bot.JUDGEMENT.weights(seen).live)
+    model = Opponents(seen, rummy_normal.JUDGEMENT.weights(seen).live)
     assert model.feeds(1, card("9d")) == 0.0
     assert model.feeds(1, card("Kc")) > 0.3
 
@@ -94,7 +97,7 @@ def test_hard_throws_the_dead_nine_where_normal_throws_the_live_king() -> None:
     # South holds ten unknown cards: the Kc likely makes a set or run for him.
     hands = ["2c 2d 2s 5h 6h 7h Kc 9d", "Qh Jh 3c 4c 8s Ts As Ah 6c 5c"]
     pile = "9c 9h 9s 8d Td 7d Jd"
-    normal = play_turn(position("rummy", hands, pile=pile), rummy_bot.choose)
+    normal = play_turn(position("rummy", hands, pile=pile), rummy_normal.choose)
     hard = play_turn(position("rummy", hands, pile=pile), rummy_hard.choose)
     assert normal[-1] == "discard Kc"
     assert hard[-1] == "discard 9d"

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 import db_fixtures
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, play
 from cardtable.server.accounts import (
     REGISTERS_PER_ADDRESS,

@@ -13,8 +13,8 @@ from typing import Any
 
 import cardtable.bots
 import cardtable.engine
-from cardtable.bots.rummy_bot import JUDGEMENT as RUMMY
-from cardtable.bots.tablemeld_judgement import VALUES_KEPT, Seen
+from cardtable.bots.rummy.normal import JUDGEMENT as RUMMY
+from cardtable.bots.tablemelds.judgement import VALUES_KEPT, Seen
 from cardtable.engine import get_game
 from cardtable.engine.games.indian import arrange
 from cardtable.engine.games.spades import match as spades_match

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import (
     ActionRefused,
     Client,

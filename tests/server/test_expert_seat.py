@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, Connection, play
 from server_harness import ServerProcess, stored
 from test_server_leak import true_states

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, play
 from cardtable.fairness import Shuffle, problems
 from cardtable.match_file import verify

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import ActionRefused, Client, play
 from cardtable.server.app import create_app
 from cardtable.server.config import ServerConfig

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import update
 
 import db_fixtures
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, play
 from cardtable.server.players import COOKIE, token_hash
 from cardtable.server.table.history import seat_scores, winning_seats

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import db_fixtures
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import ActionRefused, Client, Connection, Seat, play, watch
 from cardtable.store import Store
 from cardtable.store.players import DELETED_NAME, MatchRecord, MatchSeat

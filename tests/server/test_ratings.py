@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import db_fixtures
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, Connection, Frame, play
 from cardtable.store import Store
 from cardtable.store.players import MatchRecord, MatchSeat

@@ -25,7 +25,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 import db_fixtures
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, Frame
 from cardtable.server.table.replay import rebuild
 from cardtable.store import Store
@@ -162,7 +162,7 @@ def join(server: ServerProcess, code: str) -> httpx.Response:
 
 
 async def play_until(players: list[Player], done: Any, prefix: str) -> None:
-    """Both seats of a friend table play gin_simple moves until ``done()``."""
+    """Both seats of a friend table play normal Gin moves until ``done()``."""
     n = 0
     while not done():
         seat = players[0].view["to_act"]

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from cardtable import fairness
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.bots.levels import BOT_MODULES as BOTS
 from cardtable.bots.levels import Bot, bot_for
 from cardtable.client import Client, Connection, Frame, play
@@ -63,7 +63,7 @@ class Watched:
 
 
 async def play_table(client: Client, quota: int, options: dict[str, Any] = OPTIONS) -> Watched:
-    """Two gin_simple bots play whole matches (with rematches) until ``quota`` hands."""
+    """Two normal Gin bots play whole matches (with rematches) until ``quota`` hands."""
     ann = await client.create_table("gin", options, opponent="friend", name="Ann")
     table = Watched(ann.table_id)
     # The spectator watches from before the deal: the table waits for Bob, nothing shown.
@@ -341,7 +341,7 @@ async def check_tables(server: ServerProcess, tables: list[Watched], players: in
 
 async def test_spades_frames_leak_nothing_to_any_seat_or_the_spectator(
         server: ServerProcess) -> None:
-    from cardtable.bots.spades_bot import choose as spades_choose
+    from cardtable.bots.spades.normal import choose as spades_choose
 
     async with Client(server.base_url) as client:
         tables = await asyncio.wait_for(asyncio.gather(*(play_seated_table(

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, Connection, Frame, play
 from cardtable.store import EventRecord, Store
 from server_harness import ServerProcess
@@ -61,7 +61,7 @@ async def log_of(server: ServerProcess, table_id: str) -> list[EventRecord]:
 
 
 async def play_some(a: Connection, b: Connection, count: int) -> list[tuple[int, Frame]]:
-    """At least ``count`` gin_simple moves, ending mid-hand; returns (seat, ack frame) of each.
+    """At least ``count`` normal Gin moves, ending mid-hand; returns (seat, ack frame) of each.
 
     A quick knock may end a hand early: the next deal is one more move.
     """

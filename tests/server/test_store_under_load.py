@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, Connection, RequestRefused
 from cardtable.store import Store, TableRecord, sqlite_url
 from server_harness import LIFTED_LIMITS, ServerProcess

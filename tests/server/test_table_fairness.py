@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 import db_fixtures
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.client import Client, Connection, Frame, play
 from cardtable.fairness import Shuffle, problems
 from cardtable.store import Store

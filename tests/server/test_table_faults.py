@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from cardtable.bots.gin_simple import choose
+from cardtable.bots.gin.normal import choose
 from cardtable.server import protocol as p
 from cardtable.server.config import ServerConfig
 from cardtable.server.connection import Connection
@@ -104,7 +104,7 @@ def send(table: Table, seat: Seat, message: dict[str, Any]) -> None:
 
 
 def act(table: Table, seat: Seat, ref: str) -> dict[str, Any]:
-    """Send the seat's gin_simple move on its version; returns the message (to resend)."""
+    """Send the seat's normal Gin move on its version; returns the message (to resend)."""
     message = {"t": "act", "v": seat.version,
                "d": {"id": ref, "action": choose(seat.view).to_json()}}
     send(table, seat, message)

@@ -5,7 +5,7 @@ a table in a few lines (``choose`` gets the seat's view and returns one of
 ``view["legal"]``)::
 
     import asyncio
-    from cardtable.bots.gin_simple import choose
+    from cardtable.bots.gin.normal import choose
     from cardtable.client import Client, play
 
     async def main() -> None:

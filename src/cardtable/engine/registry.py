@@ -8,7 +8,7 @@ other (a test's toy game, a plug-in) joins with :func:`register`.
 
 >>> gin = get_game("gin")
 >>> gin.name, gin.title, gin.players, gin.bot
-('gin', 'Gin Rummy', (2,), 'cardtable.bots.gin_simple')
+('gin', 'Gin Rummy', (2,), 'cardtable.bots.gin.normal')
 >>> gin.same_turn("draw_stock"), get_game("spades").same_turn("play")
 (True, False)
 >>> get_game("spades").teams(4), get_game("spades").teams(3)

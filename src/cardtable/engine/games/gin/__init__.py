@@ -102,8 +102,8 @@ RULES = """
 
 DESCRIPTOR = register(Descriptor(GinState, title="Gin Rummy", players=(2,),
                         stats=STATS,
-                        bot="cardtable.bots.gin_simple",
-                        hard_bot="cardtable.bots.gin_hard", order=1,
+                        bot="cardtable.bots.gin.normal",
+                        hard_bot="cardtable.bots.gin.hard", order=1,
                         terminal=True, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 

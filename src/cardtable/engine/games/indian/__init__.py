@@ -103,8 +103,8 @@ RULES = """
 
 DESCRIPTOR = register(Descriptor(IndianState, title="Indian Rummy", players=(2, 3, 4, 5, 6),
                         stats=STATS,
-                        bot="cardtable.bots.indian_bot",
-                        hard_bot="cardtable.bots.indian_hard", order=5,
+                        bot="cardtable.bots.indian.normal",
+                        hard_bot="cardtable.bots.indian.hard", order=5,
                         drop_after_misses=3, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 

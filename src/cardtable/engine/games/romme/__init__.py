@@ -103,8 +103,8 @@ RULES = """
 
 DESCRIPTOR = register(Descriptor(RommeState, title="German Rommé", players=(2, 3, 4, 5, 6),
                         stats=STATS,
-                        bot="cardtable.bots.romme_bot",
-                        hard_bot="cardtable.bots.romme_hard", order=4, rules=RULES))
+                        bot="cardtable.bots.romme.normal",
+                        hard_bot="cardtable.bots.romme.hard", order=4, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 new_match = DESCRIPTOR.new_match
 replay = DESCRIPTOR.replay

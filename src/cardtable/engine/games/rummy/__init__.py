@@ -86,8 +86,8 @@ RULES = """
 
 DESCRIPTOR = register(Descriptor(RummyState, title="Rummy", players=(2, 3, 4, 5, 6),
                         stats=STATS,
-                        bot="cardtable.bots.rummy_bot",
-                        hard_bot="cardtable.bots.rummy_hard", order=2, rules=RULES))
+                        bot="cardtable.bots.rummy.normal",
+                        hard_bot="cardtable.bots.rummy.hard", order=2, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 new_match = DESCRIPTOR.new_match
 replay = DESCRIPTOR.replay

@@ -99,8 +99,8 @@ RULES = """
 
 DESCRIPTOR = register(Descriptor(Rummy500State, title="Rummy 500", players=(2, 3, 4, 5, 6, 7, 8),
                         stats=STATS,
-                        bot="cardtable.bots.rummy500_bot",
-                        hard_bot="cardtable.bots.rummy500_hard", order=3, rules=RULES))
+                        bot="cardtable.bots.rummy500.normal",
+                        hard_bot="cardtable.bots.rummy500.hard", order=3, rules=RULES))
 PLAYERS = DESCRIPTOR.players
 new_match = DESCRIPTOR.new_match
 replay = DESCRIPTOR.replay

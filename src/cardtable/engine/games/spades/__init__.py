@@ -98,8 +98,8 @@ RULES = """
 
 DESCRIPTOR = register(Descriptor(SpadesState, title="Spades", players=(4, 3, 2),
                         stats=STATS,
-                        bot="cardtable.bots.spades_bot",
-                        hard_bot="cardtable.bots.spades_hard", order=6,
+                        bot="cardtable.bots.spades.normal",
+                        hard_bot="cardtable.bots.spades.hard", order=6,
                         partnerships=4, rules=RULES,
                         seat_notes=((4, "partners"), (3, "cutthroat"), (2, "two-handed")),
                         turn_goes_on_after=frozenset(), stock_draw=None, timeout="bot"))

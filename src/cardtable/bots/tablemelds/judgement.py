@@ -6,7 +6,7 @@ packs and jokers, when lay-offs are allowed, when to go out, and a few
 weights of the decisions.  The defaults are plain Rummy (one pack, no jokers,
 ace low); each game's bot module subclasses it.  :meth:`Judgement.weights`
 turns the seat's situation (:class:`Seen`) into the
-:class:`~cardtable.bots.tablemeld_eval.Weights` its hands are valued with.
+:class:`~cardtable.bots.tablemelds.evaluation.Weights` its hands are valued with.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from cardtable.engine.melds import MeldRules
 from cardtable.engine.tablemelds import TableMeld, extension_cards
 from cardtable.engine.tablemelds.table import MeldProblem
 
-from .tablemeld_eval import CARDS, Evaluator, Plan, Weights
+from .evaluation import CARDS, Evaluator, Plan, Weights
 
 View = dict[str, Any]
 
@@ -79,7 +79,7 @@ every table of its game for the life of the server)."""
 class Judgement:
     """What one game values; the defaults are plain Rummy (one pack, no jokers, ace low).
 
-    The numbers are points of the hand-value scale of ``tablemeld_eval``.
+    The numbers are points of the hand-value scale of :mod:`~cardtable.bots.tablemelds.evaluation`.
     """
 
     take_margin = 1.0  # a discard-pile pickup must beat the stock by this much

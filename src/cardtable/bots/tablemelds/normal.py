@@ -3,10 +3,10 @@
 ``choose(view, judgement)`` reads only the seat's view (``state.view(seat)``)
 and returns one of ``view["legal"]``.  What differs between the games (card
 values, option names, when to go out) is a :class:`Judgement`
-(:mod:`cardtable.bots.tablemeld_judgement`); each game's bot module
-(``rummy_bot``, ``rummy500_bot``, ``romme_bot``) is a small subclass of it.
+(:mod:`cardtable.bots.tablemelds.judgement`); each game's bot module
+(``rummy.normal``, ``rummy500.normal``, ``romme.normal``) is a small subclass of it.
 Every choice is judged by the value of the hand it leaves
-(:mod:`cardtable.bots.tablemeld_eval`: the best arrangement into melds, what
+(:mod:`cardtable.bots.tablemelds.evaluation`: the best arrangement into melds, what
 leftover cards cost, what a joker in hand is worth).
 
 A turn, step by step (one action per call):
@@ -39,8 +39,8 @@ from dataclasses import replace
 from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER, parse
 
-from .tablemeld_eval import CARDS, Evaluator, Plan, neighbours
-from .tablemeld_judgement import Judgement, Seen, View
+from .evaluation import CARDS, Evaluator, Plan, neighbours
+from .judgement import Judgement, Seen, View
 
 __all__ = ["Judgement", "Seen", "View", "choose", "overlooks"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardtable.bots.gin_hard_read import Reading, meld_partners
+from cardtable.bots.gin.hard_read import Reading, meld_partners
 from cardtable.engine.cards import pretty_card, pretty_cards
 from cardtable.engine.games.gin.showdown import SOLVER, value
 

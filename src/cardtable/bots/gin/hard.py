@@ -3,11 +3,11 @@
 It reads only ``view`` (``state.view(seat)``), keeps nothing between calls, and plays
 one of ``view["legal"]``; the same view always gives the same move.
 
-* **Discards** (:mod:`cardtable.bots.gin_hard_eval`): the card whose loss leaves the
+* **Discards** (:mod:`cardtable.bots.gin.hard_eval`): the card whose loss leaves the
   best hand, scored as today's deadwood and the deadwood expected after the next
   draw (so connectors with live outs stay, dead cards go), plus a penalty for feeding
   the opponent: the chance he holds two cards that meld with it, read from his picks
-  and from the cards he threw or let pass (:mod:`cardtable.bots.gin_hard_read`).
+  and from the cards he threw or let pass (:mod:`cardtable.bots.gin.hard_read`).
 * **Draws**: the discard-pile card is taken when the hand it leaves beats what a stock
   card is expected to bring, or when it lets us knock at once and the knock is good.
 * **Knocks**: gin and big gin always; a knock when its expected score is worth it,
@@ -30,8 +30,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardtable.bots.gin_hard_eval import Evaluator, outs
-from cardtable.bots.gin_hard_read import (
+from cardtable.bots.gin.hard_eval import Evaluator, outs
+from cardtable.bots.gin.hard_read import (
     Reading,
     deadwood_after_best,
     feeds,
@@ -40,7 +40,7 @@ from cardtable.bots.gin_hard_read import (
     read,
     world_guess,
 )
-from cardtable.bots.gin_hard_words import describe_discard, describe_take, meld_with
+from cardtable.bots.gin.words import describe_discard, describe_take, meld_with
 from cardtable.engine.api import Action
 from cardtable.engine.cards import pretty_card
 from cardtable.engine.games.gin.showdown import SOLVER, value
@@ -279,7 +279,7 @@ worlds hold worse hands than his and would knock into undercuts."""
 
 def guess_hidden(view: View) -> Callable[[random.Random], Held]:
     """How the expert deals its worlds from ``view``: the opponent holds a hand he could
-    have kept from what he drew (:func:`~cardtable.bots.gin_hard_read.world_guess`), not
+    have kept from what he drew (:func:`~cardtable.bots.gin.hard_read.world_guess`), not
     ten cards dealt at random from the unseen ones."""
     reading = read(view)
     opponent = 1 - reading.seat

@@ -17,8 +17,8 @@ from __future__ import annotations
 from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER, pretty_card, pretty_cards
 
-from .tablemeld_eval import Evaluator, Plan
-from .tablemeld_judgement import Judgement, Seen, View
+from .evaluation import Evaluator, Plan
+from .judgement import Judgement, Seen, View
 
 MAX_HINT = 80
 

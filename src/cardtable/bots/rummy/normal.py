@@ -1,6 +1,6 @@
 """The Rummy opponent: the table-meld bot with classic Rummy's card values and options.
 
-Everything it does is :mod:`cardtable.bots.tablemeld_bot`; this module only
+Everything it does is :mod:`cardtable.bots.tablemelds.normal`; this module only
 reads Rummy's options (``ace``, ``ace_value``, ``lay_off_before_meld``,
 ``top_discard_must_be_used``, ``stock_exhausted``) into a :class:`Judgement`.
 
@@ -14,8 +14,8 @@ from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER, deadwood_value
 from cardtable.engine.melds import MeldRules
 
-from . import tablemeld_bot
-from .tablemeld_judgement import Judgement, Seen, View
+from ..tablemelds import normal as tablemelds_normal
+from ..tablemelds.judgement import Judgement, Seen, View
 
 ACE_RULES = {"low": MeldRules(), "high_or_low": MeldRules(ace_high=True),
              "around": MeldRules(ace_high=True, around_corner=True)}
@@ -49,4 +49,4 @@ JUDGEMENT = RummyJudgement()
 
 def choose(view: View) -> Action:
     """The bot's move for the seat of ``view``."""
-    return tablemeld_bot.choose(view, JUDGEMENT)
+    return tablemelds_normal.choose(view, JUDGEMENT)

@@ -1,6 +1,6 @@
 """The ``hard`` computer of the table-meld Rummy family (Rummy, Rummy 500, Rommé).
 
-It is the ``normal`` bot (:mod:`cardtable.bots.tablemeld_bot`: every choice
+It is the ``normal`` bot (:mod:`cardtable.bots.tablemelds.normal`: every choice
 judged by the best arrangement of the hand it leaves) with what a strong
 player adds, all read from the seat's view alone and rebuilt on every call:
 
@@ -18,14 +18,14 @@ player adds, all read from the seat's view alone and rebuilt on every call:
   young, and goes down when the penalty of being caught with it grows (an
   opponent with few cards, a short stock) or the hand can go out;
 * the game's own weights, tuned per game in its thin module
-  (``rummy_hard``, ``rummy500_hard``, ``romme_hard``); draws and calls are the
+  (``rummy.hard``, ``rummy500.hard``, ``romme.hard``); draws and calls are the
   normal bot's, weighed with those.
 
 Each decision costs what the normal bot's does plus a few hundred card look-ups
 for the opponent model (median about 0.5 ms, the 99th percentile under 10 ms).
 
 ``hint(view, action, judgement)`` says in a line why a move is good
-(:mod:`cardtable.bots.tablemeld_hard_hint`).
+(:mod:`cardtable.bots.tablemelds.hard_hint`).
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER
 
-from . import tablemeld_bot
-from .tablemeld_bot import PLACEMENTS, _Turn
-from .tablemeld_eval import Plan
-from .tablemeld_judgement import Judgement, Seen, View
+from . import normal
+from .evaluation import Plan
+from .judgement import Judgement, Seen, View
+from .normal import PLACEMENTS, _Turn
 
 
 @dataclass(frozen=True)
@@ -205,5 +205,5 @@ def choose(view: View, judgement: Judgement, tuning: HardTuning,
     if len(legal) == 1:
         return legal[0]
     if not any(a.type in (*PLACEMENTS, "discard") for a in legal):
-        return tablemeld_bot.choose(view, judgement)  # draws and calls: as the normal bot
+        return normal.choose(view, judgement)  # draws and calls: as the normal bot
     return (turn or HardTurn)(view, legal, judgement, tuning).decide()

@@ -2,7 +2,7 @@
 
 It reads only ``view`` (``state.view(seat)``), keeps nothing between calls, and
 the same view always gives the same move.  Hands are judged by
-:mod:`cardtable.bots.indian_hard_eval`: the normal player's standing, with
+:mod:`cardtable.bots.indian.hard_eval`: the normal player's standing, with
 two-card draws counted by the copies still out and the cards a show still needs.
 
 * **Show** as soon as ``me.finish_cards`` names a finish card (the engine
@@ -13,7 +13,7 @@ two-card draws counted by the copies still out and the cards a show still needs.
   cards only when nothing else may go.  A card the next player collects (next
   to or of the rank of what he took from the open deck) costs
   :data:`FEED_COST`; one next to what he just threw is a little safer.
-* **Drop**: see :mod:`cardtable.bots.indian_hard_drop`.
+* **Drop**: see :func:`wants_drop`.
 
 >>> choose({"seat": 0, "phase": "deal_over", "legal": [{"type": "deal"}]})
 Action('deal')
@@ -27,9 +27,9 @@ from cardtable.engine.api import Action
 from cardtable.engine.cards import card, pretty_card, pretty_cards
 from cardtable.engine.games.indian import arrange
 
-from . import indian_hard_eval as ev
-from .indian_bot import Judgement, Table, decide, feeds
-from .indian_bot import wants_drop as normal_drop
+from . import hard_eval as ev
+from .normal import Judgement, Table, decide, feeds
+from .normal import wants_drop as normal_drop
 
 View = dict[str, Any]
 

@@ -2,7 +2,7 @@
 
 :class:`Reading` is rebuilt from ``view`` for every decision (no state between calls):
 
-* the cards still out (normal's :class:`~cardtable.bots.spades_bot.Table`), the suits
+* the cards still out (normal's :class:`~cardtable.bots.spades.normal.Table`), the suits
   each seat has shown it lacks (failing to follow; a spade led before spades were
   broken shows a hand of spades only), the plain suits each seat threw away (partner's
   signal: nothing there);
@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from cardtable.bots.spades_bot import Table
+from cardtable.bots.spades.normal import Table
 from cardtable.engine.games.spades.tricks import POWER_OF, SPADES, SUIT_OF, trick_winner
 
 View = dict[str, Any]

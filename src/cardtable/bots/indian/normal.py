@@ -2,7 +2,7 @@
 
 It reads only ``view`` (``state.view(seat)``) and picks one of ``view["legal"]``;
 the same view always gives the same move.  Hands are judged by
-:func:`cardtable.bots.indian_eval.shape`, built on the engine's exact arranger.
+:func:`cardtable.bots.indian.normal_eval.shape`, built on the engine's exact arranger.
 
 * **Show** as soon as ``me.finish_cards`` names a finish card: the engine
   checked that show, so the bot never makes a wrong one (it never declares
@@ -39,7 +39,7 @@ from cardtable.engine.api import Action
 from cardtable.engine.cards import RANKS, card
 from cardtable.engine.games.indian import Rules, arrange, card_value
 
-from .indian_eval import Shape, is_joker, links, shape, shape_without
+from .normal_eval import Shape, is_joker, links, shape, shape_without
 
 T = TypeVar("T", bound="Table")
 

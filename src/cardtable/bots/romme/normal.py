@@ -4,7 +4,7 @@ German Rommé has two packs and six jokers, a first meld of 40 points (laid
 in one move) before a player may lay off or exchange jokers, and penalties
 for cards left in hand (ace 11, joker 20 or more).  The
 :class:`RommeJudgement` adds to the generic bot
-(:mod:`cardtable.bots.tablemeld_eval`, :mod:`cardtable.bots.tablemeld_bot`):
+(:mod:`cardtable.bots.tablemelds.evaluation`, :mod:`cardtable.bots.tablemelds.normal`):
 
 * building toward the first meld: until it has come out, a hand whose melds
   reach the minimum (counted as the rules count them: an ace 11, or 1 before
@@ -31,9 +31,9 @@ from cardtable.engine.games.romme.values import joker_problem, melding_points
 from cardtable.engine.melds import InvalidMeld, MeldRules, make_meld
 from cardtable.engine.tablemelds.table import MeldProblem
 
-from . import tablemeld_bot
-from .tablemeld_eval import Evaluator, Plan
-from .tablemeld_judgement import Judgement, Seen, View
+from ..tablemelds import normal as tablemelds_normal
+from ..tablemelds.evaluation import Evaluator, Plan
+from ..tablemelds.judgement import Judgement, Seen, View
 
 
 class RommeJudgement(Judgement):
@@ -114,10 +114,10 @@ JUDGEMENT = RommeJudgement()
 
 def choose(view: View) -> Action:
     """The bot's move for the seat of ``view``."""
-    return tablemeld_bot.choose(view, JUDGEMENT)
+    return tablemelds_normal.choose(view, JUDGEMENT)
 
 
 def overlooks(view: View, best: Action, legal: list[Action]) -> list[Action]:
     """An easy computer's missed pickups and unseen melds
-    (:func:`cardtable.bots.tablemeld_bot.overlooks`)."""
-    return tablemeld_bot.overlooks(view, best, legal, choose)
+    (:func:`cardtable.bots.tablemelds.normal.overlooks`)."""
+    return tablemelds_normal.overlooks(view, best, legal, choose)

@@ -1,6 +1,6 @@
-"""The ``hard`` Rommé computer: :mod:`cardtable.bots.tablemeld_hard` with Rommé's judgement.
+"""The ``hard`` Rommé computer: :mod:`cardtable.bots.tablemelds.hard` with Rommé's judgement.
 
-What it adds to the normal Rommé player (:mod:`cardtable.bots.romme_bot`):
+What it adds to the normal Rommé player (:mod:`cardtable.bots.romme.normal`):
 
 * **a hidden first meld, for a Hand-Rommé**: a seat that could come out keeps
   its melds in hand while no opponent can go out soon, and goes out later all
@@ -43,11 +43,11 @@ from dataclasses import replace
 from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER, pretty_card
 
-from . import tablemeld_hard
-from .romme_bot import RommeJudgement
-from .tablemeld_eval import Evaluator, Plan, Weights
-from .tablemeld_hard_hint import hint as explain
-from .tablemeld_judgement import Seen, View
+from ..tablemelds import hard as tablemelds_hard
+from ..tablemelds.evaluation import Evaluator, Plan, Weights
+from ..tablemelds.hard_hint import hint as explain
+from ..tablemelds.judgement import Seen, View
+from .normal import RommeJudgement
 
 
 class HardRommeJudgement(RommeJudgement):
@@ -75,7 +75,7 @@ class HardRommeJudgement(RommeJudgement):
         return urgent
 
 
-class HardRommeTurn(tablemeld_hard.HardTurn):
+class HardRommeTurn(tablemelds_hard.HardTurn):
     """One decision of the hard Rommé player: the shared hard one, but for when and
     how it comes out."""
 
@@ -121,14 +121,14 @@ class HardRommeTurn(tablemeld_hard.HardTurn):
 
 JUDGEMENT = HardRommeJudgement()
 PLAIN = RommeJudgement()  # a hint counts the points a card really costs
-TUNING = tablemeld_hard.HardTuning(come_out_first=True)
+TUNING = tablemelds_hard.HardTuning(come_out_first=True)
 
 
 def choose(view: View) -> Action:
     """The hard player's move for the seat of ``view``."""
     # A turn with no discard on offer places what it owes the table: the shared play.
     may_discard = any(a.get("type") == "discard" for a in view.get("legal", []))
-    return tablemeld_hard.choose(view, JUDGEMENT, TUNING, HardRommeTurn if may_discard else None)
+    return tablemelds_hard.choose(view, JUDGEMENT, TUNING, HardRommeTurn if may_discard else None)
 
 
 def hint(view: View, action: Action) -> str:

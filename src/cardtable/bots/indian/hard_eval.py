@@ -1,5 +1,5 @@
 """How good a 13-card Indian Rummy hand is for the ``hard`` player: the normal
-player's standing (:mod:`cardtable.bots.indian_eval`) made aware of which cards
+player's standing (:mod:`cardtable.bots.indian.normal_eval`) made aware of which cards
 are still out there, and of how many cards the hand is from a show.
 
 The normal player discounts every two-card draw (7♥ 8♥, 7♥ 7♣) alike.  Here a
@@ -14,7 +14,7 @@ many loose low cards is further from it than one of a few high ones, which
 is what the count alone would say.  Each loose card no draw holds counts
 :data:`AWAY_COST`, one in a draw half of it.
 
-Scores are lower-is-better, like :func:`cardtable.bots.indian_eval.shape`.
+Scores are lower-is-better, like :func:`cardtable.bots.indian.normal_eval.shape`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import NamedTuple
 from cardtable.engine.cards import JOKER
 from cardtable.engine.games.indian import Rules, arrange, card_value
 
-from .indian_eval import LATE_RISK, PURE_COST, SEQ_COST, is_joker, lives_need, loose_cards
+from .normal_eval import LATE_RISK, PURE_COST, SEQ_COST, is_joker, lives_need, loose_cards
 
 AWAY_COST = 3.0
 """Per loose card no draw holds (half of it per card in a draw): cards still to find."""
@@ -125,7 +125,8 @@ def standing(cards: tuple[int, ...], wild: int | None, rules: Rules, late: float
 def standing_without(cards: tuple[int, ...], card: int, wild: int | None, rules: Rules,
                      late: float, unseen: Unseen) -> Standing:
     """The standing of a sorted hand less ``card``; a loose card's removal keeps the hand's
-    best grouping (see :func:`cardtable.bots.indian_eval.shape_without`), so no new search."""
+    best grouping (see :func:`cardtable.bots.indian.normal_eval.shape_without`), so no new
+    search."""
     rest = list(cards)
     rest.remove(card)
     solution = arrange.solve(cards, wild, rules)

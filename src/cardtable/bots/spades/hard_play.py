@@ -19,7 +19,7 @@ The thresholds below were set by playing against the normal bot on the same deal
 
 from __future__ import annotations
 
-from cardtable.bots.spades_hard_read import Reading
+from cardtable.bots.spades.hard_read import Reading
 from cardtable.engine.cards import pretty_card
 from cardtable.engine.games.spades.tricks import POWER_OF, SPADES, SUIT_OF
 

@@ -1,6 +1,6 @@
-"""The ``hard`` Rummy 500 computer: :mod:`cardtable.bots.tablemeld_hard`, Rummy 500's judgement.
+"""The ``hard`` Rummy 500 computer: :mod:`cardtable.bots.tablemelds.hard`, Rummy 500's judgement.
 
-What it adds to the normal Rummy 500 player (:mod:`cardtable.bots.rummy500_bot`):
+What it adds to the normal Rummy 500 player (:mod:`cardtable.bots.rummy500.normal`):
 
 * **the pile is worth taking**: every card placed scores, so a pickup (the top
   card or a deep one, with every card above it) is taken on a smaller margin
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from cardtable.engine.api import Action
 
-from . import tablemeld_hard
-from .rummy500_bot import Rummy500Judgement
-from .tablemeld_hard_hint import hint as explain
-from .tablemeld_judgement import View
+from ..tablemelds import hard as tablemelds_hard
+from ..tablemelds.hard_hint import hint as explain
+from ..tablemelds.judgement import View
+from .normal import Rummy500Judgement
 
 
 class HardRummy500Judgement(Rummy500Judgement):
@@ -32,12 +32,12 @@ class HardRummy500Judgement(Rummy500Judgement):
 
 
 JUDGEMENT = HardRummy500Judgement()
-TUNING = tablemeld_hard.HardTuning(hold_melds=True)
+TUNING = tablemelds_hard.HardTuning(hold_melds=True)
 
 
 def choose(view: View) -> Action:
     """The hard player's move for the seat of ``view``."""
-    return tablemeld_hard.choose(view, JUDGEMENT, TUNING)
+    return tablemelds_hard.choose(view, JUDGEMENT, TUNING)
 
 
 def hint(view: View, action: Action) -> str:

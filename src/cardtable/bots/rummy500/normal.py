@@ -4,7 +4,7 @@ In Rummy 500 every card a player places scores for him and every card left in
 his hand counts against him, so the :class:`Rummy500Judgement` gives placed
 cards a ``credit`` (ace 15 but 1 at the low end of a run, joker 15) on top of
 the ``hold`` cost of keeping them (ace and joker 15).  The rest is what the
-rules allow and the generic bot (:mod:`cardtable.bots.tablemeld_bot`) weighs:
+rules allow and the generic bot (:mod:`cardtable.bots.tablemelds.normal`) weighs:
 
 * deep pickups: the pile lies fanned; taking a deeper card (and every card
   above it) is weighed like any draw, the deepest card having to go down now,
@@ -30,9 +30,9 @@ from cardtable.engine.api import Action
 from cardtable.engine.cards import JOKER, deadwood_value
 from cardtable.engine.melds import MeldRules
 
-from . import tablemeld_bot
-from .tablemeld_eval import Plan, Weights
-from .tablemeld_judgement import Judgement, Seen, View
+from ..tablemelds import normal as tablemelds_normal
+from ..tablemelds.evaluation import Plan, Weights
+from ..tablemelds.judgement import Judgement, Seen, View
 
 ACE_RULES = {"high_or_low": MeldRules(ace_high=True),
              "around": MeldRules(ace_high=True, around_corner=True)}
@@ -102,10 +102,10 @@ JUDGEMENT = Rummy500Judgement()
 
 def choose(view: View) -> Action:
     """The bot's move for the seat of ``view``."""
-    return tablemeld_bot.choose(view, JUDGEMENT)
+    return tablemelds_normal.choose(view, JUDGEMENT)
 
 
 def overlooks(view: View, best: Action, legal: list[Action]) -> list[Action]:
     """An easy computer's missed pickups and unseen melds
-    (:func:`cardtable.bots.tablemeld_bot.overlooks`)."""
-    return tablemeld_bot.overlooks(view, best, legal, choose)
+    (:func:`cardtable.bots.tablemelds.normal.overlooks`)."""
+    return tablemelds_normal.overlooks(view, best, legal, choose)

@@ -10,8 +10,8 @@ rollout and move-ordering policy of the expert search, so every decision is chea
   costs more than the bags saved), trimmed to what the other bids leave; nil when
   :func:`nil_risk` (high and long spades, aces, honours without low cards under
   them) is low, a little more readily behind a partner who bid high.
-* Play (:mod:`cardtable.bots.spades_hard_play`, reading the view with
-  :mod:`cardtable.bots.spades_hard_read`): nil, cover and nil attack first; then the
+* Play (:mod:`cardtable.bots.spades.hard_play`, reading the view with
+  :mod:`cardtable.bots.spades.hard_read`): nil, cover and nil attack first; then the
   side takes tricks while its contract or a set of the opponents needs them and
   ducks the rest (no bags, and the opponents collect them).
 * The blind nil, the exchange and the two-player draw are the normal bot's.
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtable.bots import spades_bot
-from cardtable.bots.spades_hard_play import choose_play, name
-from cardtable.bots.spades_hard_read import Reading
+from cardtable.bots.spades import normal
+from cardtable.bots.spades.hard_play import choose_play, name
+from cardtable.bots.spades.hard_read import Reading
 from cardtable.engine.api import Action
 from cardtable.engine.cards import card
 from cardtable.engine.games.spades.tricks import POWER_OF, SPADES, SUIT_OF
@@ -76,12 +76,12 @@ def _decide(view: View) -> tuple[Action, str]:
         c, reason = choose_play(r, allowed)
         return plays[c], reason
     if "bid" in kinds:
-        table = spades_bot.Table.read(view)
+        table = normal.Table.read(view)
         wanted, reason = choose_bid(table)
         bids = [a for a in legal if a.type == "bid" and a.number is not None]
         best = min(bids, key=lambda a: (abs((a.number or 0) - wanted), a.number))
         return best, reason
-    action = spades_bot.choose(view)
+    action = normal.choose(view)
     if action.type == "deal":
         return action, "deal the next hand"
     if action.type == "blind_nil":
@@ -98,15 +98,15 @@ def _decide(view: View) -> tuple[Action, str]:
     return action, action.type.replace("_", " ")
 
 
-def choose_bid(table: spades_bot.Table) -> tuple[int, str]:
+def choose_bid(table: normal.Table) -> tuple[int, str]:
     """The bid wanted (0 = nil) and why; the legal list may move it."""
     partner_bid = None if table.partner is None else table.bids[table.partner]
     limit = NIL_RISK + (0.0 if partner_bid is None else NIL_COVER * (min(partner_bid, 6) - 3))
     if partner_bid != 0 and table.players == 4 and nil_risk(table.hand) < limit:
         return 0, "nil: no sure winner, high cards have low ones to hide under"
-    if partner_bid != 0 and spades_bot.nil_is_safe(table.hand):
+    if partner_bid != 0 and normal.nil_is_safe(table.hand):
         return 0, "nil: no sure trick and every honour guarded"
-    estimate = spades_bot.estimate_tricks(table.hand, table.options["jokers"] != "none")
+    estimate = normal.estimate_tricks(table.hand, table.options["jokers"] != "none")
     if table.options["suicide"] and partner_bid is None and estimate < 2.5:
         return 0, "Suicide: one of us must bid nil, and this hand is the weaker"
     loose = LOOSE[table.players]

@@ -1,6 +1,6 @@
 """What a hand is worth to a table-meld bot: its best arrangement into melds.
 
-The bots of the Rummy family (``tablemeld_bot``) judge every choice by one
+The bots of the Rummy family (:mod:`cardtable.bots.tablemelds.normal`) judge every choice by one
 number, :meth:`Evaluator.value` of the hand that choice leaves.  The value
 counts, for one seat and the situation it is in (:class:`Weights`):
 

@@ -1,4 +1,4 @@
-"""The ``hard`` Rummy computer: :mod:`cardtable.bots.tablemeld_hard` with Rummy's judgement.
+"""The ``hard`` Rummy computer: :mod:`cardtable.bots.tablemelds.hard` with Rummy's judgement.
 
 Classic Rummy is a race to go out, paid with the cards left in hand, so the
 shared hard play is what it adds: discards judged by what they give the
@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from cardtable.engine.api import Action
 
-from . import tablemeld_hard
-from .rummy_bot import JUDGEMENT
-from .tablemeld_hard_hint import hint as explain
-from .tablemeld_judgement import View
+from ..tablemelds import hard as tablemelds_hard
+from ..tablemelds.hard_hint import hint as explain
+from ..tablemelds.judgement import View
+from .normal import JUDGEMENT
 
-TUNING = tablemeld_hard.HardTuning(danger_weight=2.0)
+TUNING = tablemelds_hard.HardTuning(danger_weight=2.0)
 
 
 def choose(view: View) -> Action:
     """The hard player's move for the seat of ``view``."""
-    return tablemeld_hard.choose(view, JUDGEMENT, TUNING)
+    return tablemelds_hard.choose(view, JUDGEMENT, TUNING)
 
 
 def hint(view: View, action: Action) -> str:

@@ -1,4 +1,4 @@
-"""How good a 13-card Indian Rummy hand is, for :mod:`cardtable.bots.indian_bot`.
+"""How good a 13-card Indian Rummy hand is, for :mod:`cardtable.bots.indian.normal`.
 
 The engine's exact arranger (:mod:`cardtable.engine.games.indian.arrange`)
 says what a hand counts *now*; a player also needs to know how far it is

@@ -17,7 +17,7 @@ either replaces the hand's highest deadwood card or is thrown back, which a tabl
 the unseen cards' values answers at once.
 
 >>> from cardtable.engine.cards import parse
->>> from cardtable.bots.gin_hard_read import read
+>>> from cardtable.bots.gin.hard_read import read
 >>> view = {"seat": 0, "phase": "discard", "stock": 25, "knock_limit": 10,
 ...         "hands": [{"cards": []}, {"count": 10, "picked": []}], "discard": ["2c"]}
 >>> ev = Evaluator(read(view))
@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.bots.gin_hard_read import Reading
+from cardtable.bots.gin.hard_read import Reading
 from cardtable.engine.games.gin.showdown import SOLVER, value
 
 _FULL = 0x1FFF
