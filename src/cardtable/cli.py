@@ -45,13 +45,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the card room server (then open a browser)",
                                 description="Serve the card room: SQLite in the data directory, "
                                             "or PostgreSQL when DATABASE_URL is set.")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: %(default)s, this machine only)")
+    serve.add_argument("--port", type=int, default=8000,
+                       help="port to listen on (default: %(default)s)")
     serve.add_argument("--data-dir", type=Path, metavar="DIR",
-                       help="where the SQLite database lives (default ~/.local/share/cardtable)")
+                       help="where the SQLite database lives (default: $XDG_DATA_HOME/cardtable, "
+                            "~/.local/share/cardtable without it)")
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="run N processes on this port as one card room (needs REDIS_URL "
-                            "and DATABASE_URL on PostgreSQL; docs/deploy.md)")
+                            "and DATABASE_URL on PostgreSQL; docs/deploy.md) (default: "
+                            "%(default)s process)")
     _game_module_option(serve)
 
     verify = commands.add_parser("verify", help="check a downloaded match: fair deals, legal "
@@ -70,33 +74,42 @@ def build_parser() -> argparse.ArgumentParser:
     arena = commands.add_parser("arena", help="computer players against each other",
                                 description="Play seeded matches of GAME between computer "
                                             "players, seats rotating, in parallel processes, "
-                                            "and report how each played.")
-    arena.add_argument("game", metavar="GAME", help="a game with a computer player")
+                                            "and report how each played.",
+                                formatter_class=_LateHelp)
+    arena.add_argument("game", metavar="GAME",
+                       help="the game to play: {games} (or one a --game-module registers)")
     arena.add_argument("--seats", metavar="A,B,...",
                        help="who plays: levels (easy, normal, hard, expert), random, or a "
                             "plug-in FILE.py:FACTORY; one per seat, one per side, or one for "
                             "all (default: normal everywhere)")
-    arena.add_argument("--games", type=int, default=100, metavar="N", help="matches to play")
+    arena.add_argument("--games", type=int, default=100, metavar="N",
+                       help="matches to play (default: %(default)s matches)")
     arena.add_argument("--players", type=int, metavar="P",
-                       help="seats per match (default: the game's usual count)")
+                       help="seats per match (default: the game's usual count: 2 players, "
+                            "4 in spades)")
     arena.add_argument("--seed", type=int, default=0, metavar="S",
-                       help="the first deal's seed (each deal is played once per rotation)")
-    arena.add_argument("--preset", help="rules preset (default: the game's default)")
+                       help="the first deal's seed (each deal is played once per rotation) "
+                            "(default: %(default)s)")
+    arena.add_argument("--preset", help="rules preset (default: the game's default preset)")
     arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
-                       help="worker processes (default: one per core; 1 plays in this one)")
+                       help="worker processes; 1 plays in this one (default: one per core, "
+                            "%(default)s processes here)")
     arena.add_argument("--budget", type=float, metavar="SECONDS",
-                       help="an expert's thinking time per decision (default "
-                            "cardtable.bots.levels.EXPERT_BUDGET)")
+                       help="an expert's thinking time per decision (default: {expert_budget} "
+                            "seconds)")
     arena.add_argument("--heap", type=int, default=0, metavar="N",
                        help="hold N live matches in every worker, as a busy server does, so "
-                            "that decision times include its collector's passes")
-    arena.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
+                            "that decision times include its collector's passes (default: "
+                            "%(default)s matches)")
+    arena.add_argument("--json", type=Path, metavar="FILE",
+                       help="also write the figures here (default: none, only printed)")
     arena.add_argument("--random", action="append", default=[], type=int, metavar="SEAT",
                        help="a seat played by a seeded random player (repeatable; without "
-                            "--seats)")
+                            "--seats) (default: none)")
     arena.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        dest="settings", help="an option on top of the preset (JSON value), "
-                                             "e.g. --set target=200; repeatable")
+                                             "e.g. --set target=200; repeatable (default: "
+                                             "none, the preset's options)")
     _game_module_option(arena)
 
     bench = commands.add_parser("bench", help="run a benchmark (source checkout only)",
@@ -126,11 +139,40 @@ class _TerminalGames:
         return [game.name for game in descriptors() if game.terminal]
 
 
+class _LateHelp(argparse.HelpFormatter):
+    """Fills ``{games}`` (the registered games) and ``{expert_budget}`` (an expert's
+    default thinking time) into a help line when the help is printed: every command
+    builds the parser, and building it must not import the games and the bots.
+    ``_get_help_string`` is the hook the standard library's own
+    ``ArgumentDefaultsHelpFormatter`` overrides."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if text is None:
+            return None
+        for placeholder, value in (("{games}", _game_names), ("{expert_budget}", _expert_budget)):
+            if placeholder in text:
+                text = text.replace(placeholder, value())
+        return text
+
+
+def _game_names() -> str:
+    from cardtable.engine import GAMES
+
+    return ", ".join(GAMES)
+
+
+def _expert_budget() -> str:
+    from cardtable.bots.levels import EXPERT_BUDGET
+
+    return f"{EXPERT_BUDGET:g}"
+
+
 def _game_module_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--game-module", action="append", default=[], metavar="MODULE",
                          dest="game_modules",
                          help="import MODULE first: it registers a game of its own "
-                              "(repeatable; added to $CARDTABLE_GAME_MODULES)")
+                              "(repeatable; added to $CARDTABLE_GAME_MODULES) (default: none)")
 
 
 def main(argv: list[str] | None = None) -> int:

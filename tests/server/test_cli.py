@@ -207,6 +207,55 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert __version__ in capsys.readouterr().out
 
 
+def help_entries(command: str, capsys: pytest.CaptureFixture[str],
+                 monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """``cardtable COMMAND --help``'s arguments, each with its help on one line."""
+    monkeypatch.setenv("COLUMNS", "200")  # argparse wraps at the terminal's width
+    with pytest.raises(SystemExit) as exit_:
+        cli.main([command, "--help"])
+    assert exit_.value.code == 0
+    entries: dict[str, str] = {}
+    name = ""
+    for line in capsys.readouterr().out.split("usage:", 1)[1].splitlines():
+        if found := re.match(r"  (-\S+|[A-Z]+)(?: \S+)?\s{2,}(.*)", line):
+            name = found.group(1)
+            entries[name] = found.group(2)
+        elif name and line.startswith("      "):
+            entries[name] += " " + line.strip()
+        else:
+            name = ""
+    return entries
+
+
+def test_arena_help_names_the_games_and_every_default(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.bots.levels import EXPERT_BUDGET
+
+    entries = help_entries("arena", capsys, monkeypatch)
+    for game in ("gin", "rummy", "rummy500", "romme", "indian", "spades", *GAMES):
+        assert re.search(rf"\b{game}\b", entries["GAME"]), entries["GAME"]
+    options = {name: text for name, text in entries.items() if name.startswith("--")}
+    assert "--budget" in options and "--game-module" in options, entries
+    for name, text in options.items():
+        assert "(default: " in text, f"{name} shows no default: {text}"
+    assert "(default: 100 matches)" in options["--games"]
+    assert "(default: 0)" in options["--seed"]
+    assert f"(default: {EXPERT_BUDGET:g} seconds)" in options["--budget"]
+    assert f"{os.cpu_count() or 1} processes here" in options["--jobs"]
+    assert "(default: 0 matches)" in options["--heap"]
+    assert "cardtable.bots" not in " ".join(entries.values())  # units, not a constant's name
+
+
+def test_serve_help_shows_the_default_host_and_port(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    entries = help_entries("serve", capsys, monkeypatch)
+    assert "(default: 127.0.0.1" in entries["--host"]
+    assert "(default: 8000)" in entries["--port"]
+    for name, text in entries.items():
+        if name.startswith("--"):
+            assert "(default: " in text, f"{name} shows no default: {text}"
+
+
 # -- bench: bench/<game>.py of the source checkout ----------------------------------------------
 
 
