@@ -1,8 +1,9 @@
 """The table actor and its collaborators: one live table, its commands in order.
 
 =============  ======================================================================
-``actor``      :class:`Table`: the inbox, the dispatch, moves and matches
+``actor``      :class:`Table`: the inbox, the dispatch, what clients see of the table
 ``commands``   the typed commands the actor takes (from sockets, HTTP, its timers)
+``moves``      the match's changes: a move checked and applied, a deal, the log reread
 ``commit``     the journal: log before acknowledge, database faults, healing
 ``turns``      the turn clock, timeouts, computer moves and stand-ins
 ``presence``   seats, connections, the grace period, leaving

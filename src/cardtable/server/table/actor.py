@@ -13,7 +13,10 @@ faults, and answering every command whatever goes wrong), the
 :class:`~.turns.Turns` (the turn clock, timeouts, computer moves), the
 :class:`~.presence.Presence` (seats, connections, the grace period, leaving), the
 :class:`~.talk.Talk` (chat, mutes, ending a match by agreement, the host's
-settings) and the :class:`~.eviction.Eviction` (leaving memory and coming back).
+settings) and the :class:`~.eviction.Eviction` (leaving memory and coming back). The
+changes of the match itself (a move checked and applied, a match dealt, memory put back
+to the log) are the functions of :mod:`.moves`, which the actor and its collaborators
+reach through the table.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...engine import Action, GameState, IllegalAction, get_game
+from ...engine import Action, GameState, get_game
 from ...engine.api import Event, Options
 from ...store import ChatRecord, EventRecord, Store, TableRecord
 from .. import metrics
@@ -38,6 +41,7 @@ from ..config import ServerConfig
 from ..connection import Connection
 from ..log_writer import LogWriter
 from ..players import Sitter
+from . import moves
 from .commands import (
     Attach,
     Command,
@@ -63,7 +67,7 @@ from .hints import answer_hint
 from .history import History, match_record
 from .info import table_info
 from .presence import Presence, host_of
-from .replay import Replayed, rebuild, without_last_move
+from .replay import Replayed
 from .settings import TableSettings, settings_of
 from .talk import Talk
 from .turns import Turns, now_ms
@@ -71,7 +75,7 @@ from .turns import Turns, now_ms
 log = logging.getLogger("cardtable.table")
 HAND_OVER_WAIT = 5.0  # seconds a draining process waits for a table's current command
 
-__all__ = ["Table", "rebuild"]
+__all__ = ["Table"]
 
 
 class Table:
@@ -202,7 +206,7 @@ class Table:
             case FromClient(conn=conn, frame=p.Ping()):
                 conn.send(p.frame("pong", self.version, {}))
             case FromClient(conn=conn, frame=p.Act() as act, at=received):
-                await self._act(conn, act)
+                await moves.act(self, conn, act)
                 metrics.ACTION_SECONDS.observe(time.perf_counter() - received)
             case FromClient(conn=conn, frame=p.Rematch()):
                 await self.talk.rematch_vote(self, conn)
@@ -436,131 +440,28 @@ class Table:
         """The row's derived fields could not be written: the heal timer will."""
         self.journal.row_lags(self)
 
-    async def _act(self, conn: Connection, frame: p.Act) -> None:
-        ref = frame.d.id
-        seat = conn.seat
-        if seat is None:
-            return self.error(conn, "spectator", "spectators cannot act", ref)
-        logged = self.commands.get(f"{seat}:{ref}")
-        if logged is not None:  # a retry: applied once, acknowledged again
-            return conn.send(self.view_frame(seat, ack=ref, acked=logged))
-        if frame.v != self.version:
-            return self.error(conn, "stale", f"you acted on version {frame.v}; the table is "
-                              f"at {self.version}", ref)
-        status = self.status()
-        if status != "playing":
-            why = ("the match starts when every seat is taken" if status == "waiting"
-                   else "the match is over")
-            return self.error(conn, "not_playing", why, ref)
-        if self.state is None or self.state.current_player() != seat:
-            return self.error(conn, "not_your_turn", "it is not your turn", ref)
-        try:
-            action = Action.from_json(frame.d.action)
-        except ValueError as error:
-            return self.error(conn, "bad_action", str(error), ref)
-        if self.presence.seats[seat].standin is not None:  # he acts again: the seat is his
-            self.presence.seats[seat].standin = None
-            self.seats_changed()
-        await self.apply_move(seat, action, ref, conn)
-
     async def apply_move(self, seat: int, action: Action, ref: str | None,
                          conn: Connection | None, kind: LogKind = LogKind.ACTION) -> bool:
-        if self.state is None:
-            raise RuntimeError("a move before the deal")  # callers check the status first
-        drawn = len(self.state.chance_outcomes())
-        try:
-            events = self.state.apply(action)
-        except IllegalAction as error:
-            if conn is not None:
-                self.error(conn, "illegal", error.reason, ref)
-            return False
-        event = EventRecord(version=self.version + 1, kind=kind, seat=seat, cmd_id=ref,
-                            payload=action.to_json(),
-                            chance=self.state.chance_outcomes()[drawn:])
-        if not await self.commit(event, conn, ref, functools.partial(self._undo_move, drawn)):
-            return False
-        self.fairness.drew(Drawn(event.version, event.chance, action.type == "deal"))
-        metrics.ACTIONS.labels(self.record.game).inc()
-        self.moves += 1
-        self.turns.moved(seat, action.type)
-        if ref is not None:
-            self.commands[f"{seat}:{ref}"] = self.version
-            self.presence.seats[seat].misses = 0
-        if self.state.is_over():  # recorded first: whoever saw the end finds it in his history
-            await self.match_finished()
-        self.next_turn()  # first: the views carry the next turn's clock
-        self.broadcast(events, seat, ref)
-        if self.state.is_over():
-            self.seats_changed()
-        return True
+        """``seat``'s move, logged and told: see ``moves.apply_move``."""
+        return await moves.apply_move(self, seat, action, ref, conn, kind)
 
     async def match_finished(self) -> None:
         """The match just ended: into its players' history (retried by the heal timer)."""
         if not await self.history.finished(self):
             self.journal.schedule_heal(self)
 
-    def _undo_move(self, drawn: int) -> None:
-        assert self.state is not None
-        self.state = without_last_move(self.state, self.record.game, drawn)
-
     async def deal_when_seated(self) -> None:
-        """Deal the first match once every seat is taken (nothing is dealt before: the
-        host's cards must not be seen while he could still change the rules or wait)."""
-        if self.state is not None or self.ended or self.evicted \
-                or any(s.name is None for s in self.record.seats):
-            return
-        if not await self.deal_again(LogKind.START, None, self.options, None):
-            return  # the log did not take it: the heal timer deals again
-        self.record.options = self.options.to_dict()  # the row's copy of this match's rules
-        self.presence.new_match()
-        await self.settle_row()  # logged: a failure here only delays the row
-        self.next_turn()
-        self.broadcast()
-        self.seats_changed()
+        """The first match, once every seat is taken: see ``moves.deal_when_seated``."""
+        await moves.deal_when_seated(self)
 
     async def deal_again(self, kind: LogKind, seat: int | None, options: Options,
                          conn: Connection | None) -> bool:
-        """A new match under ``options`` (the first, once every seat is taken, or a
-        rematch), logged as ``kind``; False (and the table as it was) if the log did not
-        take it. Nobody may ask for a match to be dealt again: see ``Talk.change_settings``."""
-        fresh = self.game.new_match(options, players=self.record.players,
-                                    rng=secrets.SystemRandom())
-        previous, self.state = self.state, fresh
-        event = EventRecord(version=self.version + 1, kind=kind, seat=seat, cmd_id=None,
-                            payload={"options": options.to_dict()},
-                            chance=fresh.chance_outcomes())
-        if not await self.commit(event, conn, None,
-                                 functools.partial(setattr, self, "state", previous)):
-            return False
-        self.fairness.new_match(event.version, event.chance)
-        self.match_started = event.version
-        return True
+        """A new match, logged as ``kind``: see ``moves.deal_again``."""
+        return await moves.deal_again(self, kind, seat, options, conn)
 
     async def restore(self, events: list[EventRecord]) -> None:
-        """Put memory back to what ``events`` (the whole log) say."""
-        before, status = self.version, self.status()
-        replayed = rebuild(self.record, events)
-        self.state, self.commands, self.moves = replayed.state, replayed.commands, replayed.moves
-        self.ended, self.options = replayed.ended, replayed.options
-        self.fairness.replay(replayed.drawn)
-        self.match_started = replayed.started
-        self.version = events[-1].version if events else 0
-        self.presence.take_counts(replayed.timeouts, replayed.misses)
-        if self.version == before:
-            return
-        # A commit reported as failed had landed: everyone gets the table as it is.
-        log.warning("table %s: the log is at version %s, memory was at %s", self.table_id,
-                    self.version, before)
-        if self.status() != "over":
-            self.rematch_votes.clear()
-        if self.status() != "playing":
-            self.end_votes.clear()
-        self.next_turn()
-        for conn in list(self.connections):
-            self.snapshot(conn)
-        if self.status() != status:
-            self.seats_changed()
-        await self.settle_row()
+        """Put memory back to what ``events`` (the whole log) say: see ``moves.restore``."""
+        await moves.restore(self, events)
 
     # -- leaving memory and coming back --------------------------------------------------------
 
