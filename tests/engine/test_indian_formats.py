@@ -12,7 +12,7 @@ from cardtable.engine.cards import JOKER
 from cardtable.engine.games import indian
 from cardtable.engine.games.indian import IndianState, Options, Phase
 from cardtable.engine.games.indian.scoring import EXTRA_DEALS, Standing
-from test_indian_match import LOSER_A, WINNER, act, rigged
+from indian_deals import LOSER_A, WINNER, act, rigged
 
 
 def test_presets_and_option_checks() -> None:

@@ -24,7 +24,7 @@ from cardtable.engine.api import Action
 from cardtable.engine.cards import card, parse, str_card
 from cardtable.engine.games import indian
 from cardtable.engine.games.indian import IndianState, Options, arrange
-from test_indian_match import LOSER_A, LOSER_B, OTHER, THIRD, WINNER, WRONG, act, rigged
+from indian_deals import LOSER_A, LOSER_B, OTHER, THIRD, WINNER, WRONG, act, rigged
 
 # a second hand for two-player deals, sharing no group with the bot's
 OPPONENT = "Ac 3c 5c 6d 9c Jd Ks 2h 4d 6s 8s Th Qd"

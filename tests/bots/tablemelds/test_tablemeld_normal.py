@@ -8,8 +8,7 @@ engine's own legal moves.  Seat 0 is the bot to act unless said otherwise.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,40 +21,11 @@ from cardtable.bots.rummy500 import normal as rummy500_normal
 from cardtable.bots.tablemelds.evaluation import Evaluator, Weights
 from cardtable.engine import GAMES, Action, get_game
 from cardtable.engine.cards import JOKER, card, format_cards, parse
-from cardtable.engine.tablemelds import lay
+from tablemeld_positions import position
 
 TABLE_MELD_GAMES = ("rummy", "rummy500", "romme")
 CHOOSE: dict[str, Callable[[dict[str, Any]], Action]] = {
     "rummy": rummy_normal.choose, "rummy500": rummy500_normal.choose, "romme": romme_normal.choose}
-
-
-def position(name: str, hands: Sequence[str], *, pile: str = "",
-             table: Sequence[tuple[int, str]] = (), melded: Sequence[int] = (),
-             picked: Sequence[str] | None = None, draw: bool = False,
-             options: dict[str, Any] | None = None) -> Any:
-    """A match of ``name`` in this position, seat 0 to play (``draw``: to draw first).
-
-    ``table``: (owner, cards) of each meld on the table, numbered 1, 2, ...
-    """
-    game = get_game(name)
-    state = game.new_match(game.Options.from_dict(options or {}), len(hands),
-                           random.Random(0))
-    state.hands = [parse(h) for h in hands]
-    state.discard = parse(pile)
-    state.table = [lay(i + 1, owner, parse(cards), state.meld_rules())
-                   for i, (owner, cards) in enumerate(table)]
-    used = Counter(c for h in state.hands for c in h) + Counter(state.discard)
-    used += Counter(c for m in state.table for c in m.cards)
-    rest = Counter(state.full_deck()) - used
-    assert not used - Counter(state.full_deck()), "a card is used too often"
-    state.stock = sorted(rest.elements())
-    state.has_melded = [s in melded for s in range(len(hands))]
-    state.picked = [parse(p) for p in picked] if picked else [[] for _ in hands]
-    state.to_act = 0
-    state.phase = game.Phase.DRAW if draw else game.Phase.PLAY
-    state._new_turn()
-    state._legal = None
-    return state
 
 
 def bot_move(state: Any) -> str:

@@ -18,7 +18,7 @@ from cardtable.bots.indian.hard import choose, hint
 from cardtable.engine.api import Action
 from cardtable.engine.cards import card, parse
 from cardtable.engine.games.indian import IndianState, Options, new_match
-from test_indian_match import LOSER_A, LOSER_B, OTHER, THIRD, WINNER, WRONG, act, rigged
+from indian_deals import LOSER_A, LOSER_B, OTHER, THIRD, WINNER, WRONG, act, rigged
 
 OPPONENT = "Ac 3c 5c 6d 9c Jd Ks 2h 4d 6s 8s Th Qd"  # shares no group with the hands below
 

@@ -1,4 +1,5 @@
-"""Scenario tests for the simple Gin Rummy bot, and bot-vs-bot matches.
+"""Scenario tests for the normal Gin Rummy bot (``cardtable.bots.gin.normal``), and
+bot-vs-bot matches.
 
 Each scenario sets a table by hand and asks the bot (seat 0) for its move.
 Hands are drawn as pictures, one row per suit, one column per rank, which

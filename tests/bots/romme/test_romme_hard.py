@@ -7,7 +7,7 @@ from dataclasses import replace
 from cardtable.bots.romme import hard as romme_hard
 from cardtable.bots.romme import normal as romme_normal
 from cardtable.engine.cards import pretty_card
-from test_tablemeld_hard import play_turn, position
+from tablemeld_positions import play_turn, position
 
 # 7c 7d 7s + Qh Kh Ah make 52: enough to come out, with seven cards left over
 READY = "Qh Kh Ah 7c 7d 7s 2c 5d 9s Jc 3h 8d 4s Tc"

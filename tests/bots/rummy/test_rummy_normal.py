@@ -1,5 +1,5 @@
 """The Rummy bot (the table-meld bot with Rummy's judgement): legal moves, finished games,
-and a rigged deal.  Judgement in more positions: ``test_tablemeld_bots.py``."""
+and a rigged deal.  Judgement in more positions: ``test_tablemeld_normal.py``."""
 
 from __future__ import annotations
 
