@@ -15,6 +15,10 @@ is used and one process serves everything. The parts, each small:
                sockets, heartbeats, failure detection, draining on a clean stop
 =============  =================================================================
 
+The server says what it needs of a cluster (``server/coordinator.py``: a ``Coordinator``,
+the ``ForwardedTable`` stand-in's interface, ``Moved``); this package implements it and
+imports from the server, never the other way round: only the app's wiring builds a node.
+
 docs/server.md tells the whole story (and why pub/sub rather than streams);
 docs/deploy.md how to run it.
 """

@@ -64,6 +64,9 @@ REDIS_AWAY = "the card room lost its coordinator (Redis); reconnecting"
 
 
 class ClusterNode:
+    """This process in the card room; to the registry, its
+    :class:`~cardtable.server.coordinator.Coordinator`."""
+
     def __init__(self, redis_url: str, prefix: str, ttl: float, node: str | None = None):
         self.node = node or secrets.token_hex(6)
         self.prefix, self.ttl = prefix, ttl
@@ -105,6 +108,10 @@ class ClusterNode:
         task = asyncio.create_task(work, name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def forwarded_table(self, table_id: str, code: str, owner: str) -> RemoteTable:
+        """The table ``owner`` holds, as a socket or a request here uses it."""
+        return RemoteTable(self, table_id, code, owner)
 
     async def start(self, registry: Registry, on_lobby: Callable[[Message], None],
                     on_block: BlockChanged | None = None) -> None:

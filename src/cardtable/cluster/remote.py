@@ -16,22 +16,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..server import protocol as p
 from ..server.codes import CloseCode
 from ..server.connection import Connection
+from ..server.coordinator import Moved
 from ..server.players import Sitter
 from .bus import Bus, Message, NoAnswer
-
-if TYPE_CHECKING:  # the node imports this module; only the type comes back
-    from .node import ClusterNode
+from .leases import Leases
 
 _numbers = itertools.count(1)
-
-
-class Moved(Exception):
-    """The node asked does not own the table (any more): look its owner up again."""
 
 
 class RemoteConnection(Connection):
@@ -54,10 +49,27 @@ class RemoteConnection(Connection):
         raise RuntimeError("a remote connection is written by its own node")
 
 
-class RemoteTable:
-    """A table owned by another node, as a socket or an HTTP request here uses it."""
+class Holder(Protocol):
+    """What a :class:`RemoteTable` needs of its node (``ClusterNode``, which imports this
+    module: the node is seen through this, so no import runs back)."""
 
-    def __init__(self, cluster: ClusterNode, table_id: str, code: str, owner: str):
+    @property
+    def node(self) -> str: ...
+    @property
+    def bus(self) -> Bus: ...
+    @property
+    def leases(self) -> Leases: ...
+
+    def hold(self, key: str, conn: Connection, table: RemoteTable) -> None: ...
+    def release(self, key: str) -> None: ...
+    def forwarded(self, key: str, kind: str) -> bool: ...
+
+
+class RemoteTable:
+    """A table owned by another node, as a socket or an HTTP request here uses it (the
+    server's :class:`~cardtable.server.coordinator.ForwardedTable`)."""
+
+    def __init__(self, cluster: Holder, table_id: str, code: str, owner: str):
         self.cluster, self.table_id, self.code, self.owner = cluster, table_id, code, owner
         self.version = 0  # the last version a frame from the owner carried (error frames)
         self.lease: int | None = None  # the owner's token for the table, as of the attach

@@ -11,6 +11,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from fastapi import Depends, FastAPI, Request, Response
 from redis.exceptions import RedisError
 
+# The wiring: the one server module that names the cluster (it imports the server, and
+# nothing of it leads back here, so no loop: server/coordinator.py, docs/server.md).
 from ..cluster.node import ClusterNode
 from ..store import Store
 from . import metrics

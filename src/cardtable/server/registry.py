@@ -5,7 +5,8 @@ each idle table an eviction, and the next lookup, join or hello loads it back.
 
 With a cluster (``REDIS_URL``, see ``cardtable.cluster``) a table is loaded only by the
 process that takes its lease, with the lease's fencing token; a table another process owns
-is handed out as a :class:`~cardtable.cluster.remote.RemoteTable` that forwards to it.
+is handed out as a :class:`~.coordinator.ForwardedTable` that forwards to it. The cluster
+is seen only through :class:`~.coordinator.Coordinator` (nothing here imports it).
 """
 
 from __future__ import annotations
@@ -17,25 +18,22 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from ..cluster.remote import Moved, RemoteTable
 from ..engine import GameState, get_game
 from ..engine.api import Options
 from ..store import CodeTaken, SeatRecord, Store, TableRecord
 from . import metrics
 from .config import ServerConfig
+from .coordinator import Coordinator, ForwardedTable, Moved
 from .log_writer import LogWriter
 from .players import Sitter, address_key
 from .security import hash_token, new_code, new_table_id, new_token
 from .table import COMPUTER_NAME, HostBlocked, Resident, Table, TableSettings, rebuild
 
-if TYPE_CHECKING:
-    from ..cluster.node import ClusterNode
-
 log = logging.getLogger("cardtable.registry")
 T = TypeVar("T")
-TableHandle = Table | RemoteTable  # what a socket or a request uses: here, or forwarded
+TableHandle = Table | ForwardedTable  # what a socket or a request uses: here, or forwarded
 RETRY_PAUSE = 0.2  # seconds between looks for a table's owner while it moves
 SWEEP_MIN, SWEEP_MAX = 0.05, 30.0  # seconds between looks for idle tables
 
@@ -49,7 +47,7 @@ def sweep_interval(config: ServerConfig) -> float | None:
 class Registry:
     def __init__(self, store: Store, config: ServerConfig,
                  notify: Callable[[Table], None] | None = None,
-                 cluster: ClusterNode | None = None):
+                 cluster: Coordinator | None = None):
         self.store, self.config, self.notify = store, config, notify
         self.cluster = cluster
         self.sockets = 0  # table sockets open on this process (routes/table_socket.py)
@@ -212,9 +210,9 @@ class Registry:
         """A table evicted while someone was about to use it: in memory again (Moved when
         another process took it meanwhile: the command's sender looks for it there)."""
         table = await self.get(table_id)
-        if isinstance(table, RemoteTable):
-            raise Moved(f"table {table_id} is owned by node {table.owner} now")
-        return table
+        if table is None or isinstance(table, Table):
+            return table
+        raise Moved(f"table {table_id} is owned by node {table.owner} now")
 
     def evicted(self, table: Resident) -> None:
         if self._tables.get(table.table_id) is table:
@@ -266,7 +264,7 @@ class Registry:
         if self.cluster is not None:
             taken = await self._take_lease(table_id)
             if isinstance(taken, str):
-                return RemoteTable(self.cluster, table_id, record.code, taken)
+                return self.cluster.forwarded_table(table_id, record.code, taken)
             fence = taken
             record = await self.store.get_table(table_id) or record  # as the last owner left it
         events = await self.store.load_events(table_id)

@@ -12,8 +12,8 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from ...cluster.remote import Moved
 from .. import metrics
+from ..coordinator import Moved
 from ..security import SECURITY_HEADERS
 from ..table import SaveFailed
 

@@ -25,11 +25,11 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocketDisconnect
 
-from ...cluster.remote import Moved
 from .. import protocol as p
 from ..codes import CloseCode
 from ..config import ServerConfig
 from ..connection import Connection
+from ..coordinator import Moved
 from ..moderation import HOST_REFUSES, blocklists_of
 from ..players import session_hash
 from ..rate_limits import OpenSockets

@@ -33,10 +33,10 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from ...cluster.remote import Moved
 from ...store import Store, TableRecord
 from ..config import ServerConfig
 from ..connection import Connection
+from ..coordinator import Moved
 from .commands import Command, Evict, Question
 from .presence import Presence
 
