@@ -1,4 +1,4 @@
-"""War (toy), the game of tests/toy_war.py: its rules, its descriptor and its bot.
+"""War (toy), the game of tests/toy_war/: its rules, its descriptor and its bot.
 
 Deals are rigged the way a record replays them: the recorded chance outcomes (the
 first dealer, then each deck order) come first, so a test writes the deck it wants.
@@ -15,7 +15,7 @@ import pytest
 from cardtable.engine import GAMES, Action, Descriptor, IllegalAction, get_game, register
 from cardtable.engine.cards import card, format_cards, parse
 from toy_war import DESCRIPTOR, SHORT_PACK, TITLE, WarOptions, WarState
-from toy_war_bot import choose
+from toy_war.bot import choose
 
 
 def rigged(dealer: int, hands: tuple[str, str], stock: str = "", **options: Any) -> WarState:
@@ -191,7 +191,7 @@ def test_the_module_registers_its_game() -> None:
     assert DESCRIPTOR.presets == ["standard", "quick", "full_pack"]
     assert register(DESCRIPTOR) is DESCRIPTOR  # importing twice is harmless
     with pytest.raises(ValueError, match="already registered"):
-        register(Descriptor(WarState, title="Another war", players=(2,), bot="toy_war_bot"))
+        register(Descriptor(WarState, title="Another war", players=(2,), bot="toy_war.bot"))
     assert WarOptions() == WarOptions.preset("standard")
     assert WarOptions.preset("quick").hand_size == 1
 

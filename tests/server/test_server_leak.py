@@ -8,7 +8,7 @@ rule of tests/conformance.py: a card in the stock, face down, or in the other
 seat's unrevealed hand may be named only if it was public (in the spectator's
 view) earlier in the same deal.  Every ``view`` must also be exactly the
 engine's ``view(seat)`` at the frame's version.  A game registered from outside
-the package (the toy of tests/toy_war.py) is played at a server that loads its
+the package (the toy of tests/toy_war/) is played at a server that loads its
 module by name, and checked the same way.
 """
 
@@ -42,7 +42,7 @@ from match_log import logged_matches
 from server_harness import ServerProcess, stored
 
 TESTS = Path(__file__).resolve().parents[1]
-# Games registered from outside the package (the toy of tests/toy_war.py): the server
+# Games registered from outside the package (the toy of tests/toy_war/): the server
 # subprocess imports their modules by name (CARDTABLE_GAME_MODULES), from tests/.
 PLUGINS = [name for name in GAMES if not get_game(name).state.__module__.startswith("cardtable.")]
 TABLES = 8

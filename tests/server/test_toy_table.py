@@ -1,4 +1,4 @@
-"""The toy game (tests/toy_war.py) at a real server and in the arena, which know it
+"""The toy game (tests/toy_war/) at a real server and in the arena, which know it
 only by its module.
 
 The server runs as ``cardtable serve`` with ``CARDTABLE_GAME_MODULES=toy_war`` and
@@ -24,7 +24,7 @@ from cardtable.engine import get_game
 from server_harness import ServerProcess, stored
 from test_server_leak import Watched, follow, plugin_env, problems, true_states, truths
 from toy_war import TITLE
-from toy_war_bot import choose
+from toy_war.bot import choose
 
 GAME = "toy_war"
 

@@ -272,7 +272,7 @@ def _higher(points: list[int]) -> int | None:
 
 # A turn is a draw and a play: the draw leaves the seat on its turn, but a seat that
 # takes a trick and leads the next one starts a new turn (a new clock).
-DESCRIPTOR = register(Descriptor(WarState, title=TITLE, players=(2,), bot="toy_war_bot",
+DESCRIPTOR = register(Descriptor(WarState, title=TITLE, players=(2,), bot="toy_war.bot",
                                  order=900, board=False, stock_draw="draw_stock",
                                  turn_goes_on_after=frozenset({"draw_stock"}), timeout="bot",
                                  rules="""
