@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,14 +38,16 @@ def free_port() -> int:
     """A port of 127.0.0.1 nobody listens on, and not one this test process handed out
     before: the kernel may give a just-closed port again, and two servers of one cluster
     told the same port share one process without a word (the second cannot bind). Under
-    pytest-xdist each worker takes only the ports of its own residue (port % workers), so
-    two workers never hand out the same port between a look and a bind."""
+    pytest-xdist each worker takes only its own share of the ports, so two workers never
+    hand out the same port between a look and a bind. The share is by a hash of the
+    port, not ``port % workers``: Linux gives ``bind(0)`` even ports by preference (odd
+    ones go to ``connect``), so a worker of odd ports would wait for ever."""
     index, count = _worker_share()
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port: int = s.getsockname()[1]
-        if port % count == index and port not in _HANDED_OUT:
+        if zlib.crc32(port.to_bytes(2, "big")) % count == index and port not in _HANDED_OUT:
             _HANDED_OUT.add(port)
             return port
 
