@@ -15,7 +15,7 @@ search below is exact and small:
   across calls: a bot's hands share most states.  Options are followed only as
   far as they could still beat the best so far (a budget), and a card no group
   can hold with the jokers left is counted loose and left out of the search:
-  neither changes an answer, groups included (tests/engine/test_indian_search.py
+  neither changes an answer, groups included (tests/engine/indian/test_indian_search.py
   compares with the plain search).
 * A wild-rank card is either natural or a joker.  Each way of splitting a
   hand's wild cards is searched (rarely more than four); a wild card left

@@ -15,7 +15,7 @@ import pytest
 from cardtable.engine import get_game
 from cardtable.engine.tablemelds import TableMeldState
 
-ENGINE = Path(__file__).parents[2] / "src" / "cardtable" / "engine"
+ENGINE = Path(__file__).parents[3] / "src" / "cardtable" / "engine"
 FAMILY = ["tablemelds", "melds.py", "games/rummy", "games/rummy500", "games/romme"]
 
 # Options that give each game's extra fields something to hold: Rummy 500's open call,
