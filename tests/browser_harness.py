@@ -244,8 +244,9 @@ class GinPlayer:
         assert cards, "no playable card although it is my discard"
         return str(max(cards, key=lambda c: (c[1], CARD_VALUE[c[0][0]]))[0])
 
-    def play_turn(self) -> str:
-        """Make one move by clicks; returns what was done."""
+    def play_turn(self, end_hand: bool = True) -> str:
+        """Make one move by clicks; returns what was done. ``end_hand=False`` discards
+        even when a knock or gin is open, so a test's few turns never end the hand."""
         phase = self.phase()
         if phase in ("first_upcard", "final_discard"):
             self.click_and_wait("#pass")
@@ -255,7 +256,7 @@ class GinPlayer:
             return "draw"
         if phase == "discard":
             for button, name in (("#big-gin", "big gin"), ("#gin", "gin"), ("#knock", "knock")):
-                if self.enabled(button):
+                if end_hand and self.enabled(button):
                     if button == "#big-gin":
                         self.click_and_wait(button)
                     else:
