@@ -300,9 +300,9 @@ async def test_a_process_stopped_past_its_lease_keeps_its_tables(tmp_path: Path)
 @pytest.mark.slow
 async def test_a_killed_owner_is_not_waited_for(tmp_path: Path) -> None:
     """kill -9 of a table's owner with a lease of a minute: the socket held by another
-    process for it (waiting for the computer's move) is reconnected as soon as the owner
-    is seen gone, its hello takes the table over before the lease's end, and the game
-    goes on into a new deal."""
+    process for it, idle (its player thinks: no command of his goes unheard), is
+    reconnected as soon as the owner is seen gone, its hello takes the table over before
+    the lease's end, and the game goes on into a new deal."""
     if (why := unavailable()) is not None:
         pytest.skip(why)
     with Cluster(tmp_path, processes=2, lease_ttl=60.0) as room:
@@ -317,7 +317,9 @@ async def test_a_killed_owner_is_not_waited_for(tmp_path: Path) -> None:
             with sync_redis.Redis.from_url(room.redis_url) as store:
                 assert _text(store.get(key)).startswith(f"{old_owner}:")
                 room.kill(0)
-                # Well inside the minute the dead owner's lease still runs.
+                # Sending nothing, the socket is closed and reconnected (the watch of
+                # gone owners), well inside the minute the dead owner's lease still runs.
+                await conn.wait_for(lambda c: c.reconnects >= 1, timeout=30)
                 deals = 0
                 async with asyncio.timeout(45):
                     while deals < 1:
