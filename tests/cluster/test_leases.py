@@ -306,10 +306,10 @@ async def test_a_killed_owner_is_not_waited_for(tmp_path: Path) -> None:
     if (why := unavailable()) is not None:
         pytest.skip(why)
     with Cluster(tmp_path, processes=2, lease_ttl=60.0) as room:
-        async with Client(room.node_url(0), frame_rate=None) as client:
+        async with Client(room.node_url(0)) as client:
             seat = await client.create_table("gin", {"target": 10}, opponent="computer",
                                              name="Ann")  # made on process 0: its owner
-        async with Client(room.node_url(1), frame_rate=None) as client, \
+        async with Client(room.node_url(1)) as client, \
                 client.connect(seat, give_up_after=60) as conn:  # held by process 1
             await conn.wait_for(lambda c: c.my_turn, timeout=30)
             key = f"{room.redis_prefix}:lease:{seat.table_id}"
