@@ -14,7 +14,6 @@ import re
 import subprocess
 import sys
 import time
-from collections import deque
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,20 +28,12 @@ from playwright.sync_api import (
     Page,
     Position,
     ViewportSize,
-    WebSocket,
     sync_playwright,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from page_report import PAGE_STATE, socket_frames, watch_every_page, watch_sockets
 from server_harness import PASSWORD, free_port, new_address
-
-# What a table page shows of itself, for a failure's message.
-PAGE_STATE = """() => { const q = (s) => document.querySelector(s);
-    const board = q('.table-page [data-phase]');
-    return {version: q('.table-page')?.dataset.version, connection: q('.conn')?.dataset.state,
-            phase: board?.dataset.phase, mode: board?.dataset.mode,
-            myTurn: board?.classList.contains('my-turn'), status: q('#status')?.textContent,
-            toasts: [...document.querySelectorAll('.toast')].map((t) => t.textContent)}; }"""
 
 CHROMIUM = "/usr/bin/chromium"
 SHOWDOWN_ANSWERED = """() =>
@@ -322,6 +313,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        watch_every_page(chromium)  # a failing test's report shows its pages (page_report)
         yield chromium
         chromium.close()
 
@@ -350,23 +342,11 @@ def settle(page: Page) -> None:
       })""", timeout=3000)
 
 
-# The last frames each page's table socket sent and got (what a failure's message shows).
-SOCKET_FRAMES: dict[int, deque[str]] = {}
-
-
 def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, Page]:
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    frames: deque[str] = deque(maxlen=12)
-    SOCKET_FRAMES[id(page)] = frames
-
-    def watch(socket: WebSocket) -> None:
-        socket.on("framesent", lambda text: frames.append(f"> {str(text)[:160]}"))
-        socket.on("framereceived", lambda text: frames.append(f"< {str(text)[:160]}"))
-
-    page.on("websocket", watch)
-    page.on("close", lambda _: SOCKET_FRAMES.pop(id(page), None))
+    watch_sockets(page)
     return context, page
 
 
@@ -450,10 +430,6 @@ def centre(page: Page, selector: str, dx: float | None = None) -> tuple[float, f
     box = page.locator(selector).first.bounding_box()
     assert box, f"{selector} is not on screen"
     return box["x"] + (box["width"] / 2 if dx is None else dx), box["y"] + box["height"] / 2
-
-
-def socket_frames(page: Page) -> list[str]:
-    return list(SOCKET_FRAMES.get(id(page), ()))
 
 
 def wait_for_answer(page: Page, version: int, timeout: float) -> None:

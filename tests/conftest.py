@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
 
 from cardtable.engine.cards import deadwood_value
 
@@ -40,7 +44,24 @@ def brute_force_deadwood(cards: Sequence[int], ace_high: bool = False,
     return best
 
 
+import page_report  # noqa: E402  (what a failing browser test's pages showed)
 import toy_war  # noqa: E402, F401  (registers the toy game: every suite over GAMES plays it)
 from browser_harness import base_url, browser  # noqa: E402, F401  (browser tests' fixtures)
 from cluster_harness import live_redis  # noqa: E402, F401  (the `redis` fixture: a live client)
 from server_harness import server  # noqa: E402, F401  (the real-server fixture, for every test)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    page_report.CLOSED_PAGES.clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, Any, None]:
+    """A failing browser test's report shows what its pages showed (page_report)."""
+    outcome = yield
+    result = outcome.get_result()
+    chromium = getattr(item, "funcargs", {}).get("browser")
+    if result.when == "call" and result.failed and isinstance(chromium, Browser):
+        result.sections.append(("what the pages showed", page_report.report(chromium, item.name)))
