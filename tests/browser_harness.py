@@ -134,12 +134,27 @@ def screenshot(page: Page, name: str) -> Path:
 
 def screenshot_sizes(page: Page, name: str) -> None:
     """Screenshots ``<name>-<size>`` of the page at each of :data:`SIZES` (each after the
-    page re-fit itself: 150 ms), then the page back at :data:`DESKTOP`."""
+    page re-fit itself: :func:`resized`), then the page back at :data:`DESKTOP`."""
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(150)
+        resized(page, viewport)
         screenshot(page, f"{name}-{size}")
-    page.set_viewport_size(DESKTOP)
+    resized(page, DESKTOP)
+
+
+def resized(page: Page, viewport: ViewportSize) -> None:
+    """The page at ``viewport``, once it has it and has re-fit itself to it: the window
+    reports the new size (its resize event and resize observers have had it), then the
+    layout is quiet (:func:`settle`: a hand's re-fit runs in the frame of the resize)."""
+    page.set_viewport_size(viewport)
+    try:
+        page.wait_for_function(
+            "([w, h]) => window.innerWidth === w && window.innerHeight === h",
+            arg=[viewport["width"], viewport["height"]], timeout=5000)
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"the page did not take the size {viewport['width']}x{viewport['height']}: it is "
+            f"{page.evaluate('() => [window.innerWidth, window.innerHeight]')}") from None
+    settle(page)
 
 
 def watch_console(page: Page) -> list[str]:
@@ -331,11 +346,14 @@ def screen_context(browser: Browser, size: str) -> tuple[BrowserContext, Page]:
 def settle(page: Page) -> None:
     """Until the cards have landed (anim.js: each flight is under 300 ms). A view is drawn in
     the frame after it arrives, and a card flying in under the pointer ends its hover raise
-    as it leaves: so, until a run of quiet frames."""
+    as it leaves: so, until a run of quiet frames. An endless animation (an urgent turn
+    clock's pulse) never ends, and moves nothing: it does not count."""
     page.wait_for_function("""() => new Promise(done => {
         let quiet = 0;
+        const moving = a => a.playState === 'running'
+          && a.effect?.getTiming().iterations !== Infinity;
         const tick = () => {
-          quiet = document.getAnimations().some(a => a.playState === 'running') ? 0 : quiet + 1;
+          quiet = document.getAnimations().some(moving) ? 0 : quiet + 1;
           if (quiet >= 10) done(true); else requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
