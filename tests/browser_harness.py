@@ -340,6 +340,7 @@ def screen_context(browser: Browser, size: str) -> tuple[BrowserContext, Page]:
     context = browser.new_context(viewport=SIZES[size], has_touch=phone, is_mobile=phone)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    page.add_init_script(KEEP_SOCKETS_JS)  # for round_trip()
     return context, page
 
 
@@ -360,10 +361,117 @@ def settle(page: Page) -> None:
       })""", timeout=3000)
 
 
+def frames(page: Page, count: int = 2) -> None:
+    """Until ``count`` animation frames have begun from now: what the page was handling (a
+    key, a click, a frame from its socket) is done, and what it drew after it is drawn."""
+    page.evaluate("""n => new Promise(done => {
+        const tick = () => (--n > 0 ? requestAnimationFrame(tick) : done());
+        requestAnimationFrame(tick);
+      })""", count)
+
+
+KEEP_SOCKETS_JS = """
+(() => {
+  const Real = window.WebSocket;
+  window.__pageSockets = [];  // every socket the page opened, each counting pings and pongs
+  window.WebSocket = class WebSocket extends Real {
+    constructor(...args) {
+      super(...args);
+      this.pings = 0;
+      this.pongs = 0;
+      window.__pageSockets.push(this);
+      this.addEventListener('message', (event) => {
+        try { if (JSON.parse(event.data).t === 'pong') this.pongs += 1; } catch {}
+      });
+    }
+    send(data) {
+      try { if (JSON.parse(data).t === 'ping') this.pings += 1; } catch {}
+      super.send(data);
+    }
+  };
+})();
+"""
+"""Installed by :func:`new_page` and :func:`screen_context`: the page's sockets stay within
+reach of the test (the page's own code uses them unchanged), for :func:`round_trip`."""
+
+
+def round_trip(page: Page, timeout: float = 10.0) -> None:
+    """A round trip to the server on the page's table socket, and the page done with what
+    came back: every frame the page sent before (a move a key or a click may have sent) has
+    been answered, and every frame the server had for the page (a chat line, a view) has
+    arrived and been drawn. The server handles a table's frames one at a time, in order, and
+    answers a ``ping`` with a ``pong`` on the same socket: so the pong comes after them all.
+    Only for a page made by :func:`new_page` or :func:`screen_context` (it keeps its sockets)."""
+    frames(page)  # anything the page sends from a frame after an event has been sent
+    want = page.evaluate("""() => {
+        const open = (window.__pageSockets || []).filter(
+          (s) => s.readyState === 1 && !s.url.endsWith('/ws/lobby'));
+        const ws = open.at(-1);
+        if (!ws) return null;
+        window.__roundTrip = ws;
+        ws.send(JSON.stringify({ t: 'ping' }));
+        return ws.pings;
+      }""")
+    if want is None:
+        raise AssertionError(f"no open table socket on {page.url} for a round trip (a page "
+                             "of new_page() or screen_context() keeps its sockets)")
+    try:
+        page.wait_for_function("n => window.__roundTrip.pongs >= n", arg=want,
+                               timeout=timeout * 1000)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"no pong to ping {want} in {timeout} s: "
+                             f"{page.evaluate(PAGE_STATE)}; the socket's last frames: "
+                             f"{socket_frames(page)}") from None
+    frames(page)
+
+
+def whose_turn(players: Mapping[str, Page], root: str, timeout: float = 20.0) -> str | None:
+    """Which of ``players`` (pages at one table, by name) is to act, once it is one of
+    theirs; None once the hand is over. The page with the newest version shows whose turn
+    it is (a seat chip ``to-act``; a computer's turn passes by itself), and that player's
+    page shows it too (the board ``root`` is ``my-turn``) at a version as new."""
+    versions = {name: int(page.get_attribute(".table-page", "data-version") or -1)
+                for name, page in players.items()}
+    newest = players[max(versions, key=lambda name: versions[name])]
+    seats = {str(page.get_attribute(".seat-chip.me", "data-seat")): name
+             for name, page in players.items()}
+    try:
+        shown = newest.wait_for_function(
+            """([root, seats]) => {
+                 const board = document.querySelector(root);
+                 const version = Number(document.querySelector('.table-page')?.dataset.version);
+                 if (!board) return null;
+                 if (board.dataset.mode === 'hand-over') return {over: true, version};
+                 const chip = document.querySelector('.seat-chip.to-act');
+                 const seat = board.classList.contains('my-turn')
+                   ? document.querySelector('.seat-chip.me')?.dataset.seat : chip?.dataset.seat;
+                 return seats.includes(seat) ? {seat, version} : null;
+               }""", arg=[root, list(seats)], timeout=timeout * 1000).json_value()
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"nobody's turn of {sorted(players)} in {timeout} s: "
+                             f"{newest.evaluate(PAGE_STATE)}") from None
+    if shown.get("over"):
+        return None
+    name = seats[shown["seat"]]
+    try:
+        players[name].wait_for_function(
+            """([root, v]) => {
+                 const board = document.querySelector(root);
+                 return Number(document.querySelector('.table-page')?.dataset.version) >= v
+                   && (board?.classList.contains('my-turn') || board?.dataset.mode === 'hand-over');
+               }""", arg=[root, shown["version"]], timeout=timeout * 1000)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"{name}'s page does not show his turn at version "
+                             f"{shown['version']}: {players[name].evaluate(PAGE_STATE)}") from None
+    mode = players[name].get_attribute(root, "data-mode")
+    return None if mode == "hand-over" else name
+
+
 def new_page(browser: Browser, viewport: ViewportSize) -> tuple[BrowserContext, Page]:
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    page.add_init_script(KEEP_SOCKETS_JS)  # for round_trip()
     watch_sockets(page)
     return context, page
 
