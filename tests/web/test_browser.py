@@ -24,6 +24,7 @@ from browser_harness import (
     screenshot,
     table_code,
     watch_console,
+    whose_turn,
 )
 
 
@@ -174,15 +175,7 @@ def test_two_friends_through_an_invite_link(browser: Browser, base_url: str) -> 
 
 def _whose_turn(players: dict[str, GinPlayer]) -> str | None:
     """Wait until one of the two may act; None once the hand is over."""
-    page = next(iter(players.values())).page
-    for _ in range(100):
-        for name, player in players.items():
-            if player.hand_over():
-                return None
-            if player.my_turn():
-                return name
-        page.wait_for_timeout(100)
-    raise AssertionError("nobody's turn")
+    return whose_turn({name: player.page for name, player in players.items()}, ".gin", 10)
 
 
 def test_a_reload_resumes_the_same_hand(browser: Browser, base_url: str) -> None:
