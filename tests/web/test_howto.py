@@ -27,6 +27,7 @@ from browser_harness import (
     PHONE_LANDSCAPE,
     GinPlayer,
     new_page,
+    round_trip,
     screenshot,
     watch_console,
 )
@@ -269,7 +270,9 @@ def test_the_table_menu_opens_how_to_play_without_leaving_the_seat(
         # Keys read the rules, they do not play: pass / take / draw are not sent.
         for key in ("x", "p", "s", "Enter"):
             page.keyboard.press(key)
-        page.wait_for_timeout(400)
+        # A move a key sent would be answered before the server's answer to a ping sent
+        # after the keys (one socket, frames handled in order): none came, none was sent.
+        round_trip(page)
         assert player.version() == version and player.my_turn()
         page.keyboard.press("Escape")
         page.wait_for_function("() => !document.querySelector('#howto-dialog').open")
