@@ -17,7 +17,15 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from browser_harness import SIZES, new_page, screen_context, screenshot, settle, watch_console
+from browser_harness import (
+    SIZES,
+    new_page,
+    round_trip,
+    screen_context,
+    screenshot,
+    settle,
+    watch_console,
+)
 from fit_checks import assert_fits, assert_tappable
 from test_board_frame import sit_down
 from test_browser_table_life import create_table, join_table, seated_page
@@ -150,7 +158,9 @@ def test_the_host_turns_hints_off_for_the_guest(browser: Browser, base_url: str)
         # The key asks nothing either: no error comes back, nothing is shown.
         bob.keyboard.press("Escape")
         bob.keyboard.press("h")
-        bob.wait_for_timeout(300)
+        # Had the key asked, the server's answer (a hint or an error) would come before its
+        # answer to a ping sent after it (one socket, frames handled in order).
+        round_trip(bob)
         assert bob.locator("#hint-reason").is_hidden()
         assert not bob.locator(".toast").count()
         ann.check("#set-hints")
