@@ -425,6 +425,22 @@ def round_trip(page: Page, timeout: float = 10.0) -> None:
     frames(page)
 
 
+MAY_STILL_RUN = """() => [...document.querySelectorAll('*')].filter((e) =>
+    [...e.attributes].some((a) => a.name.startsWith('on') || /^\\s*javascript:/i.test(a.value))
+    || e.matches('script:not([src]), iframe, frame, object, embed'))
+  .map((e) => e.outerHTML.slice(0, 120))"""
+
+
+def script_left_to_run(page: Page) -> list[str]:
+    """What in the page could still run script: inline handlers (``onload``, ``onerror``:
+    the page's own code adds its handlers with addEventListener, never as attributes),
+    ``javascript:`` addresses, inline scripts, frames. Empty, once the page has drawn a
+    hostile text: no handler injected with it is left to fire (one that fired already
+    raised its alert then)."""
+    frames(page)  # a handler due at insertion (an inline svg's onload) has fired
+    return [str(e) for e in page.evaluate(MAY_STILL_RUN)]
+
+
 def whose_turn(players: Mapping[str, Page], root: str, timeout: float = 20.0) -> str | None:
     """Which of ``players`` (pages at one table, by name) is to act, once it is one of
     theirs; None once the hand is over. The page with the newest version shows whose turn
