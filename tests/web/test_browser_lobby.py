@@ -8,6 +8,7 @@ Quick join finds. Everything a player does is done by clicks and keys.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,17 +16,22 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page, WebSocket
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_harness import (
     DESKTOP,
     FAKE_WEBSOCKET_JS,
     PHONE_LANDSCAPE,
     WebServer,
+    frames,
     new_page,
     screenshot,
+    script_left_to_run,
     table_code,
     watch_console,
 )
+
+LOBBY_JS = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web" / "lobby.js"
 
 
 @pytest.fixture
@@ -138,10 +144,11 @@ def test_the_lobby_lists_public_tables_live(browser: Browser, server: WebServer)
     cyd.wait_for_selector(".gin .hand-card")
     assert [s["name"] for s in table_info(base, code)["seats"]] == ["Bea", "Cyd"]
     lobby_socket = next(s for s in sockets if s.url.endswith("/ws/lobby"))
-    for _ in range(50):
-        if lobby_socket.is_closed():
-            break
-        cyd.wait_for_timeout(100)
+    if not lobby_socket.is_closed():
+        try:
+            lobby_socket.wait_for_event("close", timeout=5000)
+        except PlaywrightTimeoutError:
+            raise AssertionError("the lobby socket stayed open behind the table page") from None
     assert lobby_socket.is_closed()
 
     # The table is full: it leaves Ann's list, and the empty state is back.
@@ -334,7 +341,11 @@ def test_hostile_names_render_as_text(browser: Browser, server: WebServer) -> No
     ann.click(f"{row(code)} .ot-watch")
     ann.wait_for_url(f"**/t/{code}")
     ann.wait_for_selector("#watch")
-    ann.wait_for_timeout(300)  # give any injected handler the chance to fire
+    ann.wait_for_function("names => names.every(n => document.body.innerText.includes(n))",
+                          arg=[host_name, guest_name])
+    # The names are drawn, as text: nothing in the page could still run a handler they
+    # carried (an alert from one that ran at once would be in `dialogs` by now).
+    assert script_left_to_run(ann) == []
     assert dialogs == []
     assert not problems + problems_b
     ctx_a.close()
@@ -378,6 +389,13 @@ LOBBY_SCENARIO = """async () => {
 }"""
 
 
+def first_retry_ms() -> int:
+    """The lobby's first reconnect delay before its jitter (lobby.js's FIRST_DELAY)."""
+    found = re.search(r"^const FIRST_DELAY = (\d+);", LOBBY_JS.read_text(), re.M)
+    assert found, "lobby.js has no FIRST_DELAY"
+    return int(found.group(1))
+
+
 def test_lobby_socket_frames_focus_and_reconnect(browser: Browser, server: WebServer) -> None:
     """lobby.js against a fake socket: full lists, stale frames, focus kept, backoff."""
     context, page = new_page(browser, DESKTOP)
@@ -403,6 +421,10 @@ def test_lobby_socket_frames_focus_and_reconnect(browser: Browser, server: WebSe
               ".map((s) => s.readyState)")
     closed = page.evaluate(states)
     assert closed and all(state == 3 for state in closed)
-    page.wait_for_timeout(1200)
+    # A lobby that reconnected would do so at its first retry, at most FIRST_DELAY + 25 %
+    # after the close (lobby.js). A page timer set now for longer fires after it: timers
+    # run in the order they are due. (The page's clock, not the test's.)
+    page.evaluate("ms => new Promise(done => setTimeout(done, ms))", first_retry_ms() * 1.25)
+    frames(page)
     assert page.evaluate(states) == closed  # and no new one
     context.close()
