@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from browser_harness import DESKTOP, SIZES, GinPlayer, new_page, screenshot, watch_console
+from browser_harness import DESKTOP, SIZES, GinPlayer, new_page, resized, screenshot, watch_console
 from test_browser_fairness import VERDICT
 
 XSS = '<img src=x onerror=f()>A'  # 24 characters at most
@@ -64,10 +64,10 @@ def test_a_guest_comes_back_and_sees_his_history(guest: tuple[BrowserContext, Pa
     assert "Gin Rummy" in row.inner_text() and XSS in row.inner_text()
     assert row.locator(".match-result").inner_text() in ("Won", "Lost")
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
+        resized(page, viewport)
         panel.scroll_into_view_if_needed()
         screenshot(page, f"my-matches-{size}")
-    page.set_viewport_size(DESKTOP)
+    resized(page, DESKTOP)
 
     page.click("#my-profile")
     page.wait_for_selector("#profile-counts")
@@ -81,8 +81,7 @@ def test_a_guest_comes_back_and_sees_his_history(guest: tuple[BrowserContext, Pa
     assert figures[0] == "Hands won" and "Average deadwood at a knock" in figures
     profile_url = page.url
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(150)
+        resized(page, viewport)
         screenshot(page, f"profile-{size}")
     assert problems == []
 
