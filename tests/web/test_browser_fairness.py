@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute
 
-from browser_harness import DESKTOP, SIZES, GinPlayer, new_page, screenshot, watch_console
+from browser_harness import DESKTOP, SIZES, GinPlayer, new_page, resized, screenshot, watch_console
 from cardtable.match_file import verify
 from test_board_frame import sit_down
 
@@ -61,9 +61,8 @@ def test_the_showdown_says_the_deal_was_fair(page: Page, base_url: str) -> None:
     verdict = verify(page.request.get(f"{base_url}{href}").json())
     assert verdict.ok and verdict.shuffles == len(proofs), verdict.problems
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
+        resized(page, viewport)
         page.locator(VERDICT).scroll_into_view_if_needed()
-        page.wait_for_timeout(250)
         screenshot(page, f"fair-deal-{size}")
     assert problems == []
 
