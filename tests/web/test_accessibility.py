@@ -23,6 +23,8 @@ from browser_harness import (
     PHONE_LANDSCAPE,
     PHONE_PORTRAIT,
     new_page,
+    resized,
+    settle,
     table_code,
     watch_console,
 )
@@ -79,7 +81,11 @@ def test_the_home_page_and_its_lobby(browser: Browser, base_url: str, size: str)
     # The options opened and another game picked: the form as a newcomer fills it in.
     page.click("details.options summary")
     page.click("label[for=game-spades]")
-    page.wait_for_timeout(200)
+    page.wait_for_function(
+        """() => document.querySelector('#game-spades')?.checked
+                 && document.querySelector('details.options')?.open
+                 && document.querySelector('#howto-link')?.textContent === 'How to play Spades'""")
+    settle(page)  # the options box has opened and filled in (no transition half-way)
     assert_accessible(page, f"home, Spades options {size}")
     assert not problems, problems
     context.close()
@@ -136,10 +142,12 @@ def test_the_end_of_a_hand(browser: Browser, base_url: str, game: str) -> None:
     player = player_class(page)
     page.wait_for_selector(f"{player.root}[data-phase]")
     player.play_hand()
-    page.wait_for_timeout(500)  # the panel settles (a computer dealer deals on)
+    # The panel settles: its button is up (mine to deal, Continue once a computer dealer
+    # has dealt on, Rematch at the match's end), and nothing moves.
+    page.wait_for_selector("#next-hand, #next-deal, #continue, #rematch")
+    settle(page)
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(250)
+        resized(page, viewport)
         assert_accessible(page, f"{game} hand over {size}")
     assert not problems, problems
     context.close()
