@@ -425,10 +425,13 @@ def round_trip(page: Page, timeout: float = 10.0) -> None:
     frames(page)
 
 
-MAY_STILL_RUN = """() => [...document.querySelectorAll('*')].filter((e) =>
-    [...e.attributes].some((a) => a.name.startsWith('on') || /^\\s*javascript:/i.test(a.value))
+MAY_STILL_RUN = """() => { const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction',
+                                                  'xlink:href', 'data'];
+  return [...document.querySelectorAll('*')].filter((e) =>
+    [...e.attributes].some((a) => a.name.startsWith('on') || (URL_ATTRIBUTES.includes(a.name)
+                                  && /^\\s*javascript:/i.test(a.value)))
     || e.matches('script:not([src]), iframe, frame, object, embed'))
-  .map((e) => e.outerHTML.slice(0, 120))"""
+  .map((e) => e.outerHTML.slice(0, 120)); }"""
 
 
 def script_left_to_run(page: Page) -> list[str]:
