@@ -12,7 +12,6 @@ The server runs with short clocks: CARDTABLE_TIME_SCALE=0.1 (a 15 s turn lasts
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,7 +27,9 @@ from browser_harness import (
     WebServer,
     new_page,
     remember_seat,
+    round_trip,
     screenshot,
+    script_left_to_run,
     watch_console,
 )
 
@@ -268,7 +269,10 @@ def test_c_hostile_chat_is_shown_as_text(browser: Browser, base_url: str) -> Non
     assert "<svg onload=alert(1)>" in ann.inner_text(chip(ann, 1))
     assert ann.is_visible(".seat-chips")  # the <style> payload did not hide the page
     screenshot(ann, "life-chat-xss")
-    time.sleep(0.3)  # give any injected handler its chance to fire
+    # Every text is drawn, as text: nothing in either page could still run a handler one
+    # carried (an alert from one that ran at once would be in `dialogs` by now).
+    for page in (ann, bob):
+        assert script_left_to_run(page) == [], page.url
     assert dialogs == []
     assert not problems_a + problems_b, problems_a + problems_b
     ctx_a.close()
@@ -319,7 +323,9 @@ def test_d_chat_limits_and_mute(browser: Browser, base_url: str) -> None:
             refused = n
             break
     assert refused is not None and refused <= 2, refused  # the 6th in ten seconds at the latest
-    time.sleep(0.3)
+    # The server has refused it (Ann has the reason): a ping from Bob now is answered after
+    # anything it sent him before, so the refused message would have reached him.
+    round_trip(bob)
     assert f"message {refused}" not in chat_texts(bob)
     screenshot(ann, "life-chat-limits")
 
@@ -337,7 +343,9 @@ def test_d_chat_limits_and_mute(browser: Browser, base_url: str) -> None:
     open_chat(ann)
     say(bob, "still muted?")
     wait_chat(bob, "still muted?")
-    time.sleep(0.5)
+    # The server has handled it (Bob has it back): a ping from Ann now is answered after
+    # anything it sent her before, so Bob's message would have reached her.
+    round_trip(ann)
     seen = chat_texts(ann)
     assert "you cannot hear me" not in seen and "still muted?" not in seen
     assert "first from bob" not in seen  # what he said before is hidden too
@@ -389,7 +397,9 @@ def test_e_host_settings_and_spectators(browser: Browser, base_url: str) -> None
     assert cleo.inner_text('#chat-log .chat-msg[data-seat="0"] .chat-tag') == "player"
     say(cleo, "spectators only")
     wait_chat(cleo, "spectators only")
-    time.sleep(0.3)
+    # The server has handled it (Cleo has it back): a ping from Ann now is answered after
+    # anything it sent her before, so Cleo's message would have reached her.
+    round_trip(ann)
     assert "spectators only" not in chat_texts(ann)
 
     # The host closes the table to spectators: Cleo is shown out.
@@ -413,10 +423,8 @@ def test_e_host_changes_the_rules_then_starts_with_computers(browser: Browser,
     ann.locator("#set-express").wait_for()
     ann.check("#set-express")
     ann.wait_for_function("() => document.querySelector('#set-express')?.checked")
-    deadline = time.monotonic() + 10
-    while not table_info(base_url, code)["express"]:
-        assert time.monotonic() < deadline, "express did not reach the table"
-        time.sleep(0.1)
+    round_trip(ann)  # the server has handled the change the box sent
+    assert table_info(base_url, code)["express"], "express did not reach the table"
     # Start with computers (from the invite panel): the free seat gets a computer.
     ann.click("#start-computers")
     ann.wait_for_selector(f"{chip(ann, 1)} .bot-tag")
