@@ -25,6 +25,7 @@ from browser_harness import (
     table_code,
     wait_for_answer,
     watch_console,
+    whose_turn,
 )
 
 # A person's habit when bidding: a middling number if the server allows it.
@@ -359,13 +360,9 @@ def test_an_invited_partner_bids_and_plays_a_trick(browser: Browser, base_url: s
 
 
 def _whose_turn(players: dict[str, SpadesPlayer]) -> str:
-    page = next(iter(players.values())).page
-    for _ in range(200):
-        for name, player in players.items():
-            if player.my_turn():
-                return name
-        page.wait_for_timeout(100)
-    raise AssertionError("nobody's turn")
+    mover = whose_turn({name: player.page for name, player in players.items()}, ".spades", 20)
+    assert mover is not None, "the hand ended before both partners played"
+    return mover
 
 
 def test_a_spectator_sees_no_hand(browser: Browser, base_url: str) -> None:
