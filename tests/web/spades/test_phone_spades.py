@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from browser_harness import SIZES, screen_context, screenshot, settle, watch_console
+from browser_harness import SIZES, round_trip, screen_context, screenshot, settle, watch_console
 from fit_checks import assert_fits, assert_tappable
 from test_board_frame import sit_down
 from test_browser_spades import SpadesPlayer
@@ -194,7 +194,9 @@ def test_nil_needs_a_second_press(browser: Browser, base_url: str) -> None:
     settle(page)
     assert_fits(page, "#app")
     screenshot(page, "phone-spades-portrait-nil-confirm")
-    page.wait_for_timeout(300)
+    # A bid the tap sent would be answered before the server's answer to a ping sent after
+    # it (one socket, frames handled in order): none came, none was sent.
+    round_trip(page)
     assert player.version() == version and player.phase() == "bid"
     # Cancel, then the keys: N asks, Escape takes it back, a typed 0 asks too.
     page.tap("#cancel-nil")
@@ -205,7 +207,7 @@ def test_nil_needs_a_second_press(browser: Browser, base_url: str) -> None:
     page.locator("#nil-confirm").wait_for(state="detached")
     page.keyboard.press("0")
     page.locator("#nil-confirm").wait_for(state="visible")
-    page.wait_for_timeout(300)
+    round_trip(page)  # a bid sent by a key would have been answered by now
     assert player.version() == version, "a single key bid nil"
     # The second press bids it.
     page.keyboard.press("n")
@@ -230,7 +232,7 @@ def test_blind_nil_needs_a_second_press(browser: Browser, base_url: str) -> None
     version = player.version()
     page.click("#blind-nil")
     page.locator("#blind-nil-confirm").wait_for(state="visible")
-    page.wait_for_timeout(300)
+    round_trip(page)  # a bid sent by the click would have been answered by now
     assert player.version() == version and player.phase() == "blind_nil"
     player.click_and_wait("#confirm-blind-nil")
     page.wait_for_function(
