@@ -14,7 +14,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from browser_harness import DESKTOP, SIZES, WebServer, rated_gin_table, running_server, screenshot
+from browser_harness import (
+    DESKTOP,
+    SIZES,
+    WebServer,
+    rated_gin_table,
+    resized,
+    running_server,
+    screenshot,
+)
 from cardtable.server.table.presence import DROPS_LOSE
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
@@ -39,11 +47,10 @@ def test_a_rated_table_has_no_hints_and_shows_who_lost_by_being_away(
         ann, bob, code = table.ann, table.bob, table.grants[0]["code"]
         # No Hint button at any size; the H key says why instead of asking.
         for size, viewport in SIZES.items():
-            ann.set_viewport_size(viewport)
-            ann.wait_for_timeout(150)
+            resized(ann, viewport)
             assert ann.locator("#hint-button").count() == 0
             screenshot(ann, f"rated-no-hint-{size}")
-        ann.set_viewport_size(DESKTOP)
+        resized(ann, DESKTOP)
         ann.locator("body").press("h")
         ann.wait_for_function(
             "() => document.getElementById('announcer')?.textContent === "
@@ -66,8 +73,7 @@ def test_a_rated_table_has_no_hints_and_shows_who_lost_by_being_away(
         banner.wait_for()
         assert "You lost this rated match" in banner.inner_text()
         for size, viewport in SIZES.items():
-            back.set_viewport_size(viewport)
-            back.wait_for_timeout(150)
+            resized(back, viewport)
             assert banner.is_visible()
             screenshot(back, f"rated-forfeit-{size}")
         assert table.problems == []
