@@ -20,6 +20,8 @@ from browser_harness import (
     PHONE_LANDSCAPE,
     PHONE_PORTRAIT,
     GinPlayer,
+    frames,
+    resized,
     screenshot,
     watch_console,
 )
@@ -72,8 +74,7 @@ def test_the_hint_line_shows_on_a_new_players_turn_until_got_it(page: Page, base
     assert text and len(text) < 160, text
     sizes = (("portrait", PHONE_PORTRAIT), ("landscape", PHONE_LANDSCAPE), ("desktop", DESKTOP))
     for name, size in sizes:
-        page.set_viewport_size(size)
-        page.wait_for_timeout(250)
+        resized(page, size)
         assert hint.is_visible()
         screenshot(page, f"hint-gin-{name}")
 
@@ -88,7 +89,8 @@ def test_the_hint_line_shows_on_a_new_players_turn_until_got_it(page: Page, base
     player.wait_until_ready()
     if not player.hand_over():
         page.wait_for_selector(".gin.my-turn")
-        page.wait_for_timeout(200)
+        # The draw that marked my turn decided the hint line too (games/board.js): drawn.
+        frames(page)
         assert not hint.is_visible()
     assert not problems, problems
 
@@ -96,7 +98,8 @@ def test_the_hint_line_shows_on_a_new_players_turn_until_got_it(page: Page, base
 def test_no_hint_once_three_hands_are_played(page: Page, base_url: str) -> None:
     player = gin_table(page, base_url, prefs={"handsPlayed": 3})
     my_play_turn(player)
-    page.wait_for_timeout(200)
+    # The draw that marked my turn decided the hint line too (games/board.js): drawn.
+    frames(page)
     assert page.locator("#hint-line").is_hidden()
     assert page.inner_text("#status").strip()  # the turn is still said in the status line
 
