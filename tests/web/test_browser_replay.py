@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser
 
-from browser_harness import DESKTOP, SIZES, new_page, screenshot, watch_console
+from browser_harness import DESKTOP, SIZES, new_page, resized, screenshot, watch_console
 from cardtable.match_file import verify
 from test_browser_players import play_one_hand
 
@@ -45,8 +45,7 @@ def test_a_replay_steps_through_the_match_face_up(browser: Browser, base_url: st
         page.locator("#replay-slider").fill("5")
         assert move_number(page.inner_text("#replay-move")) == 5
         for size, viewport in SIZES.items():
-            page.set_viewport_size(viewport)
-            page.wait_for_timeout(150)
+            resized(page, viewport)
             screenshot(page, f"replay-{size}")
         href = page.get_attribute("#replay-download", "href")
         assert href is not None
