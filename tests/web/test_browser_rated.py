@@ -7,7 +7,6 @@ takes one player per address). Screenshots: artifacts/screenshots/rated-*.png.""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -20,6 +19,7 @@ from browser_harness import (
     running_server,
     screenshot,
     screenshot_sizes,
+    whose_turn,
 )
 
 
@@ -36,17 +36,16 @@ def test_a_rated_match_in_two_browsers(browser: Browser, rated_server: WebServer
         ann, bob, pages = table.ann, table.bob, [table.ann, table.bob]
         screenshot(ann, "rated-table")
 
-        players = [GinPlayer(ann), GinPlayer(bob)]
+        players = {"ann": GinPlayer(ann), "bob": GinPlayer(bob)}
         for _ in range(400):
-            if all(p.hand_over() for p in players):
-                break
-            mover = next((p for p in players if p.my_turn() and not p.hand_over()), None)
+            mover = whose_turn({name: p.page for name, p in players.items()}, ".gin")
             if mover is None:
-                time.sleep(0.05)
-                continue
-            mover.play_turn()
+                break
+            players[mover].play_turn()
         else:
             raise AssertionError("the rated match did not end")
+        for page in pages:  # the hand is over on both pages
+            page.wait_for_selector(".gin[data-mode=hand-over]")
 
         standings = []
         for page in pages:
