@@ -370,6 +370,15 @@ def frames(page: Page, count: int = 2) -> None:
       })""", count)
 
 
+def page_clock(page: Page, ms: float) -> None:
+    """Until the page's own clock has run ``ms`` on, and every timer of the page that was
+    due by then has fired: a timer set now in the page fires after those (timers run in
+    the order they are due), then a frame for what they drew. For a check that something
+    does not happen on a timer of the page's own (a reconnect, a countdown's tick)."""
+    page.evaluate("ms => new Promise(done => setTimeout(done, ms))", ms)
+    frames(page)
+
+
 KEEP_SOCKETS_JS = """
 (() => {
   const Real = window.WebSocket;
