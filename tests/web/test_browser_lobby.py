@@ -23,8 +23,8 @@ from browser_harness import (
     FAKE_WEBSOCKET_JS,
     PHONE_LANDSCAPE,
     WebServer,
-    frames,
     new_page,
+    page_clock,
     screenshot,
     script_left_to_run,
     table_code,
@@ -422,9 +422,7 @@ def test_lobby_socket_frames_focus_and_reconnect(browser: Browser, server: WebSe
     closed = page.evaluate(states)
     assert closed and all(state == 3 for state in closed)
     # A lobby that reconnected would do so at its first retry, at most FIRST_DELAY + 25 %
-    # after the close (lobby.js). A page timer set now for longer fires after it: timers
-    # run in the order they are due. (The page's clock, not the test's.)
-    page.evaluate("ms => new Promise(done => setTimeout(done, ms))", first_retry_ms() * 1.25)
-    frames(page)
+    # after the close (lobby.js): the page's clock runs past it, that retry's timer fired.
+    page_clock(page, first_retry_ms() * 1.25)
     assert page.evaluate(states) == closed  # and no new one
     context.close()
