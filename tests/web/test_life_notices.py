@@ -15,7 +15,6 @@ countdown and come back). Screenshots: artifacts/screenshots/life-<what>-<size>.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,16 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from browser_harness import DESKTOP, WebServer, new_page, screenshot, watch_console
+from browser_harness import (
+    DESKTOP,
+    WebServer,
+    new_page,
+    page_clock,
+    resized,
+    round_trip,
+    screenshot,
+    watch_console,
+)
 from cardtable.server.table.replay import STANDIN_AFTER
 from test_accessibility import assert_accessible
 
@@ -107,6 +115,14 @@ def wait_notice(page: Page, pattern: str, timeout: float = 15.0) -> str:
     return next(n["text"] for n in notices(page) if re.search(pattern, n["text"]))
 
 
+def notice_landed(page: Page, text: str) -> None:
+    """Until a notice saying ``text`` is on screen and has slid in (its animation over)."""
+    page.wait_for_function(
+        """t => [...document.querySelectorAll('#life-notices .life-notice')]
+                 .some(n => n.textContent.includes(t) && !n.getAnimations().length)""",
+        arg=text)
+
+
 def assert_in_live_region(page: Page, text: str) -> None:
     """The notice is on screen, in a live region a screen reader reads out."""
     region = page.locator("#life-notices")
@@ -149,7 +165,7 @@ def test_a_timed_out_player_is_told_plainly(browser: Browser, base_url: str) -> 
     mine = wait_notice(late, "^Your turn timed out")
     assert mine == ("Your turn timed out: the computer played for you. "
                     f"{left} more timeouts and the computer plays your seat until you are back.")
-    late.wait_for_timeout(150)  # the notice slides in
+    notice_landed(late, "Your turn timed out")
     assert_in_live_region(late, "Your turn timed out")
     assert_accessible(late, "a timeout notice", {"include": [["#life-notices"], [".topbar"]]})
     screenshot(late, f"life-timeout-{'desktop' if late is ann else 'phone'}")
@@ -157,8 +173,7 @@ def test_a_timed_out_player_is_told_plainly(browser: Browser, base_url: str) -> 
     theirs = wait_notice(other, f"^Time ran out for {name}")
     assert theirs == f"Time ran out for {name}: the computer played that turn."
     # The same notice at the other size, for the pictures.
-    late.set_viewport_size(DESKTOP if late is bob else PHONE)
-    late.wait_for_timeout(100)
+    resized(late, DESKTOP if late is bob else PHONE)
     if late.locator("#life-notices .notice-timeout").count():
         screenshot(late, f"life-timeout-{'desktop' if late is bob else 'phone'}")
 
@@ -198,13 +213,15 @@ def test_a_held_seat_counts_down_and_clears_when_he_is_back(browser: Browser,
     assert 5 <= seconds <= 8 and f"reconnecting, {seconds} seconds left" in label, label
     screenshot(ann, "life-reconnect-desktop")
     assert_accessible(ann, "a held seat's chip", {"include": [[".topbar"]]})
-    ann.set_viewport_size(PHONE)
-    ann.wait_for_timeout(1600)
+    resized(ann, PHONE)
+    ann.wait_for_function(  # the countdown ticks on (clock.js repaints it four times a second)
+        "([sel, s]) => Number(document.querySelector(sel)?.dataset.left) < s",
+        arg=[f"{bob_chip} .reconnecting", seconds])
     later, later_label = shown()
     assert later < seconds, (seconds, later)  # the text counts down...
     assert f"reconnecting, {later} second" in later_label, later_label  # ...and so does the label
     screenshot(ann, "life-reconnect-phone")
-    ann.set_viewport_size(DESKTOP)
+    resized(ann, DESKTOP)
 
     # Bob is back from another browser before the deadline: no countdown, no stand-in.
     ctx_c, _, problems_c = seated(browser, base_url, bob_grant, PHONE, storage=stored)
@@ -215,7 +232,11 @@ def test_a_held_seat_counts_down_and_clears_when_he_is_back(browser: Browser,
         arg=bob_chip, timeout=10_000)
     assert "reconnecting" not in (ann.get_attribute(bob_chip, "aria-label") or "")
     assert not ann.get_attribute(bob_chip, "data-standin")
-    time.sleep(1.0)  # and it stays gone (no stale countdown redrawn)
+    # And it stays gone (no stale countdown redrawn): every frame the server had for Ann is
+    # drawn (a round trip), and the page's clock runs a second on, past four ticks of its
+    # countdowns (clock.js: every 250 ms).
+    round_trip(ann)
+    page_clock(ann, 1000)
     assert ann.locator(f"{bob_chip} .reconnecting").count() == 0
     assert not problems + problems_c, problems + problems_c
     ctx_a.close()
@@ -256,7 +277,7 @@ def test_the_hosts_changes_are_announced_to_everyone(browser: Browser, base_url:
     for page in (bob, cleo):
         assert wait_notice(page, "turn time") == said
     assert wait_notice(ann, "turn time") == "You set the turn time to 30 seconds."
-    bob.wait_for_timeout(200)
+    notice_landed(bob, said)
     assert_in_live_region(bob, said)
     assert_in_live_region(ann, "You set the turn time")
     screenshot(bob, "life-settings-phone")
