@@ -23,6 +23,7 @@ from browser_harness import (
     DESKTOP,
     SIZES,
     WebServer,
+    frames,
     new_page,
     remember_seat,
     screenshot,
@@ -61,6 +62,32 @@ def stored_reports(web: WebServer, reported: str) -> list[tuple[str | None, str,
 
 # -- helpers ---------------------------------------------------------------------------------
 
+# How many block lists the page asked for (GET /api/blocks) and how many came back and
+# were taken in (moderation.js says so with a "cardtable:blocks" event, then draws Block
+# and Report for a player); see blocks_drawn().
+WATCH_BLOCKS = """
+window.__blocks = { asked: 0, loaded: 0 };
+const pageFetch = window.fetch;
+window.fetch = (input, init) => {
+  const url = String(input?.url ?? input);
+  const method = (init?.method ?? input?.method ?? 'GET').toUpperCase();
+  if (method === 'GET' && new URL(url, location.href).pathname === '/api/blocks') {
+    window.__blocks.asked += 1;
+  }
+  return pageFetch(input, init);
+};
+addEventListener('cardtable:blocks', () => { window.__blocks.loaded += 1; });
+"""
+
+
+def blocks_drawn(page: Page) -> None:
+    """Until every block list the page asked for has come back and what it decides (Block
+    and Report, or nothing) is drawn: no button of moderation.js is still to come. (On his
+    own profile none is asked for: the slot is drawn empty with the profile.)"""
+    page.wait_for_function("() => window.__blocks.loaded >= window.__blocks.asked")
+    frames(page)
+
+
 
 class Person:
     """One browser (its own cookies: its own player) and its page."""
@@ -70,6 +97,7 @@ class Person:
         self.context, self.page = new_page(browser, DESKTOP)
         self.problems = watch_console(self.page)
         self.page.add_init_script("window.__pwned = undefined")
+        self.page.add_init_script(WATCH_BLOCKS)
         self.page.goto(f"{base_url}/")
 
     def create(self, name: str, private: bool = True) -> Grant:
@@ -258,7 +286,7 @@ def test_blocking_and_reporting_from_a_profile(browser: Browser, web: WebServer)
     a = ann.page
     a.goto(f"{web.base_url}/p/{ann_id}")  # his own profile: nothing to block
     a.wait_for_selector("#profile-name")
-    a.wait_for_timeout(300)
+    blocks_drawn(a)
     assert a.locator("#profile-moderation button").count() == 0
 
     a.goto(f"{web.base_url}/p/{bob_id}")
@@ -311,9 +339,10 @@ def test_a_browser_that_never_sat_down_sees_no_buttons(browser: Browser,
     ann.create("Ann")
     stranger: tuple[BrowserContext, Page] = new_page(browser, DESKTOP)
     context, page = stranger
+    page.add_init_script(WATCH_BLOCKS)
     page.goto(f"{web.base_url}/p/{ann.player_id}")
     page.wait_for_selector("#profile-name")
-    page.wait_for_timeout(300)
+    blocks_drawn(page)
     assert page.locator("#profile-moderation button").count() == 0
     context.close()
     ann.close()
