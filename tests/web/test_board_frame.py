@@ -24,6 +24,7 @@ from browser_harness import (
     GinPlayer,
     centre,
     new_page,
+    resized,
     screenshot,
     table_code,
     watch_console,
@@ -66,10 +67,9 @@ def sit_down(page: Page, base_url: str, game: str, players: int, options: dict[s
 def pictures(page: Page, name: str) -> None:
     """The board at each size, in the same state (it is my move, or the hand is held)."""
     for size, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        page.wait_for_timeout(250)  # the hands re-fit their overlap on resize
+        resized(page, viewport)  # the hands re-fit their overlap on resize
         screenshot(page, f"board-{name}-{size}")
-    page.set_viewport_size(DESKTOP)
+    resized(page, DESKTOP)
 
 
 def over(page: Page, root: str) -> bool:
@@ -107,12 +107,12 @@ def test_every_board_in_the_frame(browser: Browser, base_url: str, game: str) ->
     assert hrefs.count(f"/static/games/{STYLESHEET[root_class]}.css") == 1, hrefs
 
     # On a phone the scorecard is a drawer that opens and closes the same way everywhere.
-    page.set_viewport_size(PHONE_LANDSCAPE)
+    resized(page, PHONE_LANDSCAPE)
     page.click("#scores-toggle")
     page.wait_for_selector(f"{root}.scores-open #scores-close")
     page.click("#scores-close")
     page.wait_for_selector(f"{root}:not(.scores-open)")
-    page.set_viewport_size(DESKTOP)
+    resized(page, DESKTOP)
 
     moves = 0
     pictured = False
