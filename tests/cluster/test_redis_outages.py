@@ -161,6 +161,12 @@ async def test_the_bus_says_what_it_could_not_deliver_and_comes_back(
         with pytest.raises(NoAnswer, match="did not hear"):
             await a.ask("c", {"k": "info"}, timeout=3600)
         assert unheard and unheard[0][0] == "c"
+        # A broadcast is answered once Redis has handed it on: to both processes.
+        lobby: list[Message] = []
+        b.on_lobby = lobby.append
+        assert await a.broadcast({"k": "block", "by": "p1", "of": "p2", "on": True}) == 2
+        await _until(lambda: lobby)
+        assert lobby[0]["k"] == "block"
         # b never answers: the question waits; Redis going away ends the wait.
         waiting = asyncio.create_task(a.ask("b", {"k": "info"}, timeout=3600))
         await _until(lambda: len(heard) == 2)
@@ -172,6 +178,7 @@ async def test_the_bus_says_what_it_could_not_deliver_and_comes_back(
         with pytest.raises(NoAnswer, match="not subscribed"):
             await a.ask("b", {"k": "info"})
         a.post("b", {"k": "lost"})
+        assert await a.broadcast({"k": "block", "by": "p1", "of": "p2", "on": False}) == 0
         await _until(lambda: _sample("cardtable_redis_errors_total", op="publish")
                      > publish_errors)
         await asyncio.to_thread(own_redis.start)

@@ -57,6 +57,7 @@ class Outgoing:
     text: str
     node: str | None  # None: the lobby's channel (heard by all, missed by none that matters)
     message: Message
+    published: asyncio.Future[int] | None = None  # told how many heard it, once published
 
 
 class Bus:
@@ -103,10 +104,23 @@ class Bus:
     def post_lobby(self, message: Message) -> None:
         self._put(self.lobby_channel, None, message)
 
-    def _put(self, channel: str, node: str | None, message: Message) -> None:
+    async def broadcast(self, message: Message) -> int:
+        """Post to every process (the lobby's channel) and wait until Redis has handed it
+        to them: how many processes heard it, 0 when Redis is away. What a person's action
+        changes everywhere (a block) is published before his answer says it is done."""
+        published: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._put(self.lobby_channel, None, message, published)
+        try:
+            async with asyncio.timeout(2 * PUBLISH_TIMEOUT):  # the writer may be stopping
+                return await asyncio.shield(published)
+        except TimeoutError:
+            return 0
+
+    def _put(self, channel: str, node: str | None, message: Message,
+             published: asyncio.Future[int] | None = None) -> None:
         stamped = {**message, SENT_AT: round(time.time(), 4)}
         self._outbox.put_nowait(Outgoing(channel, json.dumps(stamped, separators=(",", ":")),
-                                         node, message))
+                                         node, message, published))
 
     async def ask(self, node: str, message: Message, timeout: float = ASK_TIMEOUT) -> Message:
         """Send a question and wait for its answer; NoAnswer after ``timeout`` seconds, or
@@ -135,6 +149,9 @@ class Bus:
             while not self._outbox.empty() and len(batch) < BATCH:
                 batch.append(self._outbox.get_nowait())
             heard = await self._publish(batch)
+            for out, listeners in zip(batch, heard, strict=True):
+                if out.published is not None and not out.published.done():
+                    out.published.set_result(listeners)
             unheard = [out for out, listeners in zip(batch, heard, strict=True)
                        if not listeners and out.node is not None]
             if unheard:

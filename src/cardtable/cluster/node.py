@@ -159,13 +159,15 @@ class ClusterNode:
 
     # -- blocks -------------------------------------------------------------------------------
 
-    def block_changed(self, blocker: str, blocked: str, blocking: bool) -> None:
-        """This process changed a block: the blocker's sockets everywhere hear of it now.
-        Chat is filtered where a table lives, so the stand-ins there for his sockets on
-        other processes change too, not only the sockets' own processes' lists."""
+    async def block_changed(self, blocker: str, blocked: str, blocking: bool) -> None:
+        """This process changed a block: the blocker's sockets everywhere hear of it, and
+        it is published before the blocker is told it is done (a line sent after that
+        answer finds it in place). Chat is filtered where a table lives, so the stand-ins
+        there for his sockets on other processes change too, not only the sockets' own
+        processes' lists."""
         self._block_stand_ins(blocker, blocked, blocking)
-        self.bus.post_lobby({"k": "block", "node": self.node, "by": blocker, "of": blocked,
-                             "on": blocking})
+        await self.bus.broadcast({"k": "block", "node": self.node, "by": blocker,
+                                  "of": blocked, "on": blocking})
 
     def _block_stand_ins(self, blocker: str, blocked: str, blocking: bool) -> None:
         for _, conn in self.remote.values():

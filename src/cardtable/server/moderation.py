@@ -95,10 +95,11 @@ def blocklists_of(connection: HTTPConnection) -> BlockLists:
     return lists
 
 
-def block_changed(connection: HTTPConnection, blocker_id: str, blocked_id: str,
-                  blocking: bool) -> None:
+async def block_changed(connection: HTTPConnection, blocker_id: str, blocked_id: str,
+                        blocking: bool) -> None:
     """The block API changed a block: the blocker's sockets on this process know at once,
-    and those on every other process of a cluster as soon as the broadcast arrives; a
+    and those on every other process of a cluster as soon as the broadcast arrives (it
+    is published before this returns); a
     new block sends the blocked player's spectators away from the blocker's private
     tables, wherever they live."""
     blocklists_of(connection).changed(blocker_id, blocked_id, blocking)
@@ -107,7 +108,7 @@ def block_changed(connection: HTTPConnection, blocker_id: str, blocked_id: str,
         registry.host_blocked(blocker_id, blocked_id)
     cluster = getattr(connection.app.state, "cluster", None)
     if cluster is not None:
-        cluster.block_changed(blocker_id, blocked_id, blocking)
+        await cluster.block_changed(blocker_id, blocked_id, blocking)
 
 
 def spectator_sender(number: int, player_id: str | None) -> str:

@@ -106,7 +106,7 @@ def moderation_router(limits: RateLimits) -> APIRouter:
             raise HTTPException(422, f"you block {MAX_BLOCKS} players already: unblock "
                                      "some first")
         await moderation.block(player.player_id, blocked.player_id)
-        block_changed(request, player.player_id, blocked.player_id, True)
+        await block_changed(request, player.player_id, blocked.player_id, True)
         return Blocked(player_id=blocked.player_id, name=blocked.name,
                        since=utcnow().isoformat())
 
@@ -117,7 +117,7 @@ def moderation_router(limits: RateLimits) -> APIRouter:
         blocked = await other(request, player_id)
         await registry_of(request).store.moderation.unblock(player.player_id,
                                                             blocked.player_id)
-        block_changed(request, player.player_id, blocked.player_id, False)
+        await block_changed(request, player.player_id, blocked.player_id, False)
         return Response(status_code=204)
 
     @router.post("/api/reports", status_code=201)
