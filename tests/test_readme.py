@@ -41,7 +41,7 @@ def test_readme_opens_with_the_two_commands() -> None:
 def test_both_commands_make_and_use_a_virtual_environment() -> None:
     serve, tests = first_commands()
     assert serve == VENV + "python3 -m pip install -e . && cardtable serve"
-    assert tests == VENV + "python3 -m pip install -e '.[dev]' && python3 -m pytest"
+    assert tests == VENV + "python3 -m pip install -e '.[dev]' && python3 -m pytest -n auto"
 
 
 def test_the_virtual_environment_steps_work_in_a_plain_shell(tmp_path: Path) -> None:
@@ -69,6 +69,6 @@ def test_ci_runs_the_readmes_own_test_command() -> None:
     assert found is not None
     line = found.group(0) + README.read_text()[found.end():].split("\n")[0]
     assert line.split("  #")[0].strip() == first_commands()[1]
-    assert shlex.split(line.split("  #")[0])[-3:] == ["python3", "-m", "pytest"]
+    assert shlex.split(line.split("  #")[0])[-5:] == ["python3", "-m", "pytest", "-n", "auto"]
     ci = (ROOT / ".ci" / "run").read_text()
     assert "grep -m1 -E '^python3 -m venv \\.venv && .*python3 -m pytest' README.md" in ci
