@@ -52,13 +52,17 @@ def test_a_hand_against_the_computer_by_clicks(browser: Browser, base_url: str,
     page.wait_for_selector(".game-choice")
     screenshot(page, f"{viewport}-home")
     # The phone plays an express match (target 1) to reach the final settlement.
-    start_against_computer(page, base_url, "Ann", target=1 if viewport == "phone" else None)
-    player = GinPlayer(page)
-    assert "Ann" in page.inner_text(".seat-chips") or "You" in page.inner_text(".seat-chips")
-    assert len(player.hand()) in (10, 11)
-    screenshot(page, f"{viewport}-table-start")
-
-    moves = player.play_until_hand_over()
+    # A computer dealt a hand fit to knock may take the upcard and knock before I move (at
+    # target 1 that ends the match): then a new table, as a person would open.
+    for _ in range(3):
+        start_against_computer(page, base_url, "Ann", target=1 if viewport == "phone" else None)
+        player = GinPlayer(page)
+        assert "Ann" in page.inner_text(".seat-chips") or "You" in page.inner_text(".seat-chips")
+        assert len(player.hand()) in (10, 11)
+        screenshot(page, f"{viewport}-table-start")
+        moves = player.play_until_hand_over()
+        if moves:
+            break
     assert moves, "I never got to move"
     showdown = page.locator("#showdown")
     showdown.wait_for(state="visible")
