@@ -379,7 +379,7 @@ LOBBY_SCENARIO = """async () => {
   const afterStale = rows();
   first.serverClose(1006);
   const reconnecting = document.querySelector('#open-tables-status').textContent;
-  await wait(900);                                                   // first retry: 0.5 s ± 25 %
+  await wait(900);                                                   // first retry: 0.25 s ± 25 %
   const second = lobby()[1];
   second?.receive({ t: 'lobby', v: 1, d: { tables: [] } });          // a new socket counts afresh
   return { url: first.url, saidOnOpen, afterFirst, focusKept, express: expressShown, afterStale,

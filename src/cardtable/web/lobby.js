@@ -12,8 +12,8 @@ import { h, replace } from "./dom.js";
 import { rememberSeat, seatFor, setGuestName } from "./state.js";
 import { announce, toast } from "./toast.js";
 
-// The same reconnect rhythm as net.js: 0.5 s doubling to 10 s, with jitter.
-// 0.25 s growing by half to 10 s, as cardtable.client: a table whose process died is
+// The same reconnect rhythm as net.js and cardtable.client, with jitter: 0.25 s growing
+// by half to 10 s: a table whose process died is
 // playable a lease's time (3 s) after the kill, and tries at 0.25, 0.6, 1.2, 2, 3.3, 5.2 s
 // find it within about a second, where doubling from 0.5 s could wait past 7 s.
 const FIRST_DELAY = 250;
