@@ -13,9 +13,9 @@ import { rememberSeat, seatFor, setGuestName } from "./state.js";
 import { announce, toast } from "./toast.js";
 
 // The same reconnect rhythm as net.js and cardtable.client, with jitter: 0.25 s growing
-// by half to 10 s: a table whose process died is
-// playable a lease's time (3 s) after the kill, and tries at 0.25, 0.6, 1.2, 2, 3.3, 5.2 s
-// find it within about a second, where doubling from 0.5 s could wait past 7 s.
+// by half to 10 s. A table whose process died is playable at most a lease's time (3 s)
+// after the kill, and tries at 0.25, 0.6, 1.2, 2, 3.3, 5.2 s find it within about a
+// second, where doubling from 0.5 s could wait past 7 s.
 const FIRST_DELAY = 250;
 const GROWTH = 1.5;
 const MAX_DELAY = 10_000;
