@@ -7,15 +7,15 @@
 //
 // Layout: the other seats across the top, the closed deck (the wild joker card
 // under it) and the open deck in the middle, the status line and the action
-// buttons, your hand in groups (rummyfamily/hand.js), the scorecard at the side (a
+// buttons, your hand in groups (hand.js), the scorecard at the side (a
 // drawer on a phone). A finished deal takes the middle until it is dismissed.
 
 import { h, replace } from "../../dom.js";
 import { cardsFor, distinctSeatNames, findLegal, isSeat, mountBoard } from "../board.js";
 import { INDIAN_DECK, plural, shortOf } from "../rummyfamily/cards.js";
-import { GroupedHand } from "../rummyfamily/hand.js";
 import { closeDialog, confirmDialog, dialogOpen } from "./dialog.js";
 import { noteEvents } from "./events.js";
+import { GroupedHand } from "./hand.js";
 import { dealResult, finalPanel, scorecard } from "./score.js";
 import { centre, seatBox, seatOrder, STATUS_TEXT } from "./table.js";
 import { chooserParts, declareQuestion, dropQuestion, statusLine } from "./words.js";
