@@ -12,6 +12,7 @@ moves`` at ``moves`` itself. Imports by name at run time (``importlib``) are not
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,3 +120,45 @@ def test_no_module_is_longer_than_500_lines() -> None:
                 for path in sorted(SRC.rglob("*.py"))
                 if (lines := len(path.read_text().splitlines())) > MAX_LINES}
     assert not too_long, f"over {MAX_LINES} lines (split them by what they do): {too_long}"
+
+
+# -- the browser's modules ------------------------------------------------------------------
+
+WEB_GAMES = PACKAGE / "web" / "games"
+SHARED_WEB = {"rummyfamily", "tablemelds"}  # folders several games' boards build on
+JS_IMPORT = re.compile(r'^\s*(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"|^\s*import\s+"([^"]+)"',
+                       re.M)
+
+
+def js_imports(path: Path) -> Iterator[Path]:
+    """The files a browser module imports statically (relative paths, resolved)."""
+    for match in JS_IMPORT.finditer(path.read_text()):
+        target = match.group(1) or match.group(2)
+        if target.startswith("."):
+            yield (path.parent / target).resolve()
+
+
+def test_js_imports_are_read() -> None:
+    """The reader above sees the imports of a known board (else the next test proves nothing)."""
+    board = WEB_GAMES / "indian" / "board.js"
+    assert WEB_GAMES / "indian" / "hand.js" in set(js_imports(board))
+    assert WEB_GAMES / "board.js" in set(js_imports(board))
+
+
+def test_a_games_web_folder_is_imported_by_that_game_only() -> None:
+    """A game's board folder is its own: the shared pieces (``games/*.js``, the family
+    folders) and other games never import from it, so a game can be added or removed
+    by its folder (docs/adding-a-game.md)."""
+    problems = []
+    for path in sorted(WEB_GAMES.rglob("*.js")):
+        home = path.relative_to(WEB_GAMES).parts
+        own = home[0] if len(home) > 1 else None
+        for target in js_imports(path):
+            if not target.is_relative_to(WEB_GAMES):
+                continue
+            parts = target.relative_to(WEB_GAMES).parts
+            folder = parts[0] if len(parts) > 1 else None
+            if folder is not None and folder not in SHARED_WEB and folder != own:
+                problems.append(f"{path.relative_to(WEB_GAMES)} imports "
+                                f"{target.relative_to(WEB_GAMES)}")
+    assert not problems, problems
