@@ -58,8 +58,15 @@ def gin_table(page: Page, base_url: str, prefs: dict[str, Any] | None = None) ->
 
 
 def my_play_turn(player: GinPlayer) -> None:
-    player.wait_until_ready()
-    assert not player.hand_over(), "the hand ended before my first turn"
+    """Until my turn in a hand. A computer dealt a hand fit to knock may take the upcard
+    and knock before my first turn: then the next hand."""
+    for _ in range(3):
+        player.wait_until_ready()
+        if not player.hand_over():
+            break
+        player.next_hand()
+    else:
+        raise AssertionError("three hands ended before my first turn")
     player.page.wait_for_selector(".gin.my-turn")
 
 
