@@ -324,8 +324,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.base_url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    """One Chromium for each worker's whole run (each test makes contexts of its own)."""
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         watch_every_page(chromium)  # a failing test's report shows its pages (page_report)
