@@ -238,8 +238,24 @@ class GinPlayer:
             self.click_and_wait("#next-hand")
         elif self.page.query_selector("#continue"):
             self.page.click("#continue")
+        elif self.page.query_selector(".gin #rematch:enabled"):  # the hand ended the match
+            self.page.click(".gin #rematch")
         self.page.wait_for_function(
             "() => document.querySelector('.gin')?.dataset.mode === 'play'")
+
+    def until_my_draw(self, max_turns: int = 200) -> None:
+        """Play on (passing the upcard, discarding without ending the hand, into the next
+        hand or a rematch when a computer ends one) until it is my turn to draw from the
+        stock: a test that needs that turn waits for it, whatever the deal."""
+        for _ in range(max_turns):
+            self.wait_until_ready()
+            if self.hand_over():
+                self.next_hand()
+                continue
+            if self.phase() == "draw" and self.enabled("#stock"):
+                return
+            self.play_turn(end_hand=False)
+        raise AssertionError(f"never my turn to draw in {max_turns} turns")
 
     def highest_deadwood_card(self, excluding: Collection[str] = ()) -> str:
         """The playable card worth most, preferring deadwood: a simple human habit."""

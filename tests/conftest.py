@@ -52,9 +52,22 @@ from cluster_harness import live_redis  # noqa: E402, F401  (the `redis` fixture
 from server_harness import server  # noqa: E402, F401  (the real-server fixture, for every test)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    work_units.group_and_order(items)
+def pytest_configure(config: pytest.Config) -> None:
+    work_units.name_the_file(config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):
+        work_units.forget_the_file()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    work_units.publish(config, work_units.group_and_order(items))
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: the suite also runs without xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    return work_units.scheduler(config, log)
 
 
 @pytest.hookimpl(tryfirst=True)

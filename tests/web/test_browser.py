@@ -225,9 +225,7 @@ def test_keyboard_play_and_labels(browser: Browser, base_url: str) -> None:
         before = player.version()
         page.keyboard.press("x")
         player.wait_newer(before)
-        player.wait_until_ready()
-    if player.phase() != "draw":
-        pytest.skip("the computer took the upcard and the hand went elsewhere")
+    player.until_my_draw()  # the computer may take the upcard: play on to a draw of mine
     before = player.version()
     page.keyboard.press("s")
     player.wait_newer(before)
@@ -439,13 +437,7 @@ def test_drag_to_draw_reorder_and_discard(browser: Browser, base_url: str) -> No
     problems = watch_console(page)
     start_against_computer(page, base_url, "Flo")
     player = GinPlayer(page)
-    for _ in range(3):
-        player.wait_until_ready()
-        if player.phase() == "draw" or player.hand_over():
-            break
-        player.play_turn()
-    if player.phase() != "draw":
-        pytest.skip("no plain draw turn came up")
+    player.until_my_draw()
     before = player.version()
     drag(page, "#stock", ".my-hand .hand-cards")
     player.wait_newer(before)
@@ -498,13 +490,7 @@ def test_a_move_the_database_could_not_save_goes_through_by_itself(
         problems = watch_console(page)
         start_against_computer(page, server.base_url, "Ivy")
         player = GinPlayer(page)
-        for _ in range(6):  # to a turn of mine that starts with a draw from the stock
-            player.wait_until_ready()
-            if player.phase() == "draw" or player.hand_over():
-                break
-            player.play_turn()
-        if player.phase() != "draw":
-            pytest.skip("the hand went elsewhere before a draw of mine")
+        player.until_my_draw()  # to a turn of mine that starts with a draw from the stock
         hand, before = player.hand(), player.version()
 
         lock = sqlite3.connect(tmp_path / "cardtable.db", timeout=30, isolation_level=None)

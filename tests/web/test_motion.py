@@ -124,25 +124,12 @@ def gin_table(page: Page, base_url: str) -> GinPlayer:
     return GinPlayer(page)
 
 
-def until_my_draw(player: GinPlayer) -> None:
-    """Play (pass the upcard, discard) until it is my turn to draw from the stock."""
-    for _ in range(20):
-        player.wait_until_ready()
-        if player.hand_over():
-            player.next_hand()
-            continue
-        if player.phase() == "draw" and player.enabled("#stock"):
-            return
-        player.play_turn()
-    raise AssertionError("never my turn to draw")
-
-
 def test_gin_draw_and_discard_fly_from_where_the_card_was(
         desk: tuple[BrowserContext, Page], base_url: str) -> None:
     _, page = desk
     problems = watch_console(page)
     player = gin_table(page, base_url)
-    until_my_draw(player)
+    player.until_my_draw()
 
     # The draw: the new card flies into the hand from the stock, the hand makes room.
     stock = centre(page, "#stock .card:last-child")
@@ -189,7 +176,7 @@ def test_a_click_during_a_flight_is_not_blocked(
         desk: tuple[BrowserContext, Page], base_url: str) -> None:
     _, page = desk
     player = gin_table(page, base_url)
-    until_my_draw(player)
+    player.until_my_draw()
     # Slow every animation down twentyfold (their timing stays the same) so the click
     # surely lands while cards are in the air.
     cdp = page.context.new_cdp_session(page)
@@ -272,7 +259,7 @@ def test_a_press_on_the_stock_is_not_lost_when_a_card_flies_over_it(
     cdp.send("Animation.enable")
     straddled = 0
     for _ in range(8):
-        until_my_draw(player)
+        player.until_my_draw()
         player.click_and_wait("#stock")
         player.wait_until_ready()
         if player.hand_over() or player.phase() != "discard":
@@ -295,7 +282,7 @@ def test_reduced_motion_moves_nothing(browser: Browser, base_url: str) -> None:
     page = context.new_page()
     page.set_default_timeout(15_000)
     player = gin_table(page, base_url)
-    until_my_draw(player)
+    player.until_my_draw()
     player.play_turn()  # draw
     player.wait_until_ready()
     player.play_turn()  # discard
@@ -376,7 +363,7 @@ def test_sound_starts_after_a_click_and_the_mute_toggle_is_remembered(
     assert sound_report(page) == {"context": False, "played": []}
     assert page.get_attribute("#mute", "aria-pressed") == "false"
 
-    until_my_draw(player)  # clicks (passing the upcard or discarding) are gestures
+    player.until_my_draw()  # clicks (passing the upcard or discarding) are gestures
     player.play_turn()  # draw
     report = sound_report(page)
     assert report["context"] is True, report
@@ -422,7 +409,7 @@ def test_sounds_for_my_turn_the_clock_and_the_match_end(
     page.wait_for_selector(".gin[data-phase]")
     page.click("#status")  # a touch that asks nothing: the browser now lets the page sound
     player = GinPlayer(page)
-    until_my_draw(player)
+    player.until_my_draw()
     # My turn to draw, and I wait: the clock runs down to its last 10 seconds.
     page.wait_for_function("() => window.__cardtableSound.played.includes('warning')",
                            timeout=12_000)
@@ -430,7 +417,7 @@ def test_sounds_for_my_turn_the_clock_and_the_match_end(
     # (who starts is dealt at random), so at the latest on my next turn.
     player.play_turn()
     if page.get_attribute(".gin", "data-mode") != "hand-over":
-        until_my_draw(player)
+        player.until_my_draw()
         assert "turn" in sound_report(page)["played"]
     player.play_until_hand_over()
     page.wait_for_function(
@@ -450,7 +437,7 @@ def test_a_browser_without_web_audio_plays_on_in_silence(browser: Browser, base_
     page.set_default_timeout(15_000)
     problems = watch_console(page)
     player = gin_table(page, base_url)
-    until_my_draw(player)
+    player.until_my_draw()
     player.play_turn()
     page.click("#mute")
     page.click("#mute")
