@@ -340,9 +340,12 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.base_url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One Chromium for each worker's whole run (each test makes contexts of its own)."""
+    """One Chromium for a module's tests (each makes contexts of its own). Not one for a
+    worker's whole run: Playwright's sync API keeps its event loop set as the thread's
+    running loop while it is started, and every asyncio test after it on that worker
+    would then fail ("Runner.run() cannot be called from a running event loop")."""
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         watch_every_page(chromium)  # a failing test's report shows its pages (page_report)
