@@ -46,28 +46,9 @@ def brute_force_deadwood(cards: Sequence[int], ace_high: bool = False,
 
 import page_report  # noqa: E402  (what a failing browser test's pages showed)
 import toy_war  # noqa: E402, F401  (registers the toy game: every suite over GAMES plays it)
-import work_units  # noqa: E402  (how the tests are shared between xdist's workers)
 from browser_harness import base_url, browser  # noqa: E402, F401  (browser tests' fixtures)
 from cluster_harness import live_redis  # noqa: E402, F401  (the `redis` fixture: a live client)
 from server_harness import server  # noqa: E402, F401  (the real-server fixture, for every test)
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    work_units.name_the_file(config)
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    if not hasattr(config, "workerinput"):
-        work_units.forget_the_file()
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    work_units.publish(config, work_units.group_and_order(items))
-
-
-@pytest.hookimpl(optionalhook=True)  # an xdist hook: the suite also runs without xdist
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    return work_units.scheduler(config, log)
 
 
 @pytest.hookimpl(tryfirst=True)
