@@ -235,11 +235,11 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
             assert Action.from_json(action.to_json()) == action
             assert Action.parse(str(action)) == action
 
-        # an illegal action changes nothing: no view after each probe, and not the record
-        # (which costs as much as the match is long to read) after them all
+        # an illegal action changes nothing: the views and whose turn after each probe, and
+        # the record (which costs as much as the match is long to read) after them all
         if rng.random() < 0.1:
             before = snapshot(state, players)
-            shown = snapshot(state, players, record=False)
+            views_before = snapshot(state, players, record=False)
             for probe in illegal_probes(state, rng, more):
                 try:
                     state.apply(probe)
@@ -248,7 +248,8 @@ def play_match(name: str, options: Any, seed: int, policy: Policy = random_polic
                     stats["illegal_probes"] += 1
                 else:
                     raise AssertionError(f"{probe} was accepted but is not legal")
-                assert snapshot(state, players, record=False) == shown, f"{probe} changed a view"
+                assert snapshot(state, players, record=False) == views_before, \
+                    f"{probe} changed a view"
             assert snapshot(state, players) == before
 
         # resampling keeps what the seat knows

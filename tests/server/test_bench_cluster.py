@@ -18,7 +18,7 @@ BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"
 # Each part starts its own card room: one test each, so that the workers share them out.
 PART_TITLES = {"failover": "failover: kill -9", "throughput": "throughput and latency",
                "forwarding": "forwarded against local", "idle": "idle spectator sockets",
-               "redis-outages": "redis-outages"}
+               "redis-outages": "Redis away and back"}
 
 
 def load_bench(monkeypatch: pytest.MonkeyPatch) -> Any:

@@ -155,8 +155,8 @@ def test_a_turn_timer_runs_out_and_the_server_moves(browser: Browser, base_url: 
     bob_grant = join_table(base_url, ann_grant["code"], "Bob")
     ctx_a, ann, problems_a = seated_page(browser, base_url, ann_grant)
     ctx_b, bob, problems_b = seated_page(browser, base_url, bob_grant, PHONE_LANDSCAPE)
-    for page in (ann, bob):
-        page.evaluate(BACK_IN_HANDS_JS)
+    for each in (ann, bob):
+        each.evaluate(BACK_IN_HANDS_JS)
 
     # Someone is to act with a clock running: the countdown is on his seat chip.
     # (Seat and text read in one go: at 1.5 s a turn the clock may move on between reads.)
@@ -167,7 +167,7 @@ def test_a_turn_timer_runs_out_and_the_server_moves(browser: Browser, base_url: 
     assert ann.inner_text("#turn-time-tag") == "15 s turns"
     assert seat in (0, 1)
     assert text.startswith("0:0"), text  # 15 s × 0.1 = 1.5 s: "0:02" or "0:01"
-    bob.locator(".seat-chip .turn-clock").first.wait_for()  # the other player sees a clock too
+    bob.locator(f"{chip(bob, seat)} .turn-clock").wait_for()  # Bob sees that seat's clock
     screenshot(ann, "life-turn-clock")
 
     # Nobody moves: the server's automatic move comes (the view changes, the timeout counts).
