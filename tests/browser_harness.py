@@ -149,7 +149,7 @@ def resized(page: Page, viewport: ViewportSize) -> None:
     try:
         page.wait_for_function(
             "([w, h]) => window.innerWidth === w && window.innerHeight === h",
-            arg=[viewport["width"], viewport["height"]], timeout=5000)
+            arg=[viewport["width"], viewport["height"]], timeout=30_000)
     except PlaywrightTimeoutError:
         raise AssertionError(
             f"the page did not take the size {viewport['width']}x{viewport['height']}: it is "

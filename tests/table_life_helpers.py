@@ -305,11 +305,12 @@ def pick(view: Frame, *kinds: str) -> Frame:
 
 
 async def drive(player: Player, done: Callable[[list[Frame]], bool], what: str,
-                timeout: float = WAIT, moves: tuple[str, ...] = ("draw_stock", "discard")
-                ) -> None:
+                timeout: float = WAIT,
+                moves: tuple[str, ...] = ("draw_stock", "discard", "pass", "deal")) -> None:
     """Play ``player``'s turns by hand until ``done`` holds for the frames read since the
     call: the first legal action of the first of ``moves`` on offer (by default a rummy
-    turn: the stock, then the first discard)."""
+    turn: the stock, then the first discard; and across a hand's end, as a computer may
+    end it: Gin's first upcard passed, the next hand dealt)."""
     start = len(player.frames)
     deadline = time.monotonic() + timeout
     acted: set[int] = set()  # versions acted on (a stale act: wait for the snapshot)

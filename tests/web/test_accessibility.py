@@ -121,8 +121,10 @@ def test_each_games_table(browser: Browser, base_url: str, game: str, size: str)
         if page.get_attribute(f".{sheet}", "data-mode") != "hand-over":
             break
         assert_accessible(page, f"{game} {size}, a hand over before my turn")
-        page.wait_for_selector("#next-hand:enabled, #next-deal:enabled, #continue")
-        page.click("#next-hand:enabled, #next-deal:enabled, #continue")
+        # A one-deal match (points rummy) is over with that hand: a rematch deals the next.
+        onwards = "#next-hand:enabled, #next-deal:enabled, #continue, #rematch:enabled"
+        page.wait_for_selector(onwards)
+        page.click(onwards)
         page.wait_for_selector(f".{sheet}[data-mode=play]")
     page.wait_for_selector(f".{sheet}.my-turn")
     assert_accessible(page, f"{game} {size}")

@@ -173,10 +173,10 @@ def test_a_turn_timer_runs_out_and_the_server_moves(browser: Browser, base_url: 
     # Nobody moves: the server's automatic move comes (the view changes, the timeout counts).
     before = version(ann)
     ann.wait_for_function("v => Number(document.querySelector('.table-page').dataset.version) > v",
-                          arg=before, timeout=10_000)
+                          arg=before, timeout=30_000)
     ann.wait_for_function(
         """() => [...document.querySelectorAll('.seat-chip')]
-                   .some(c => Number(c.dataset.timeouts) > 0)""", timeout=10_000)
+                   .some(c => Number(c.dataset.timeouts) > 0)""", timeout=30_000)
     assert ann.locator(".seat-chip .timeouts").count() >= 1
 
     # Three timeouts in the match: the computer stands in, and that player sees the banner.
