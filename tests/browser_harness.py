@@ -341,14 +341,20 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
     """One Chromium for a module's tests (each makes contexts of its own). Not one for a
     worker's whole run: Playwright's sync API keeps its event loop set as the thread's
     running loop while it is started, and every asyncio test after it on that worker
-    would then fail ("Runner.run() cannot be called from a running event loop")."""
+    would then fail ("Runner.run() cannot be called from a running event loop").
+
+    Its pages prefer reduced motion (cards move without flights), unless the module sets
+    ``PLAYS_ANIMATIONS = True``: the motion tests and the phone tests, where a tap meets a
+    card in flight as a player's does, play every animation."""
+    animations = bool(getattr(request.module, "PLAYS_ANIMATIONS", False))
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        watch_every_page(chromium)  # a failing test's report shows its pages (page_report)
+        # A failing test's report shows its pages (page_report).
+        watch_every_page(chromium, animations=animations)
         yield chromium
         chromium.close()
 

@@ -67,11 +67,15 @@ def describe(page: Page) -> str:
     return "\n".join(lines)
 
 
-def watch_every_page(browser: Browser) -> None:
-    """Make every context the tests open from ``browser`` watched and snapshotted on close."""
+def watch_every_page(browser: Browser, animations: bool = True) -> None:
+    """Make every context the tests open from ``browser`` watched and snapshotted on close.
+    Without ``animations`` a context asks for reduced motion unless it says otherwise (the
+    pages then move cards without flights: a quarter less of Chromium's time)."""
     open_context = browser.new_context
 
     def new_context(**options: Any) -> BrowserContext:
+        if not animations:
+            options.setdefault("reduced_motion", "reduce")
         context = open_context(**options)
         context.on("page", watch_sockets)
         close = context.close

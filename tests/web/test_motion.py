@@ -38,6 +38,8 @@ from test_board_frame import sit_down
 from test_browser_rummy import game_ready
 from test_browser_spades import SpadesPlayer
 
+PLAYS_ANIMATIONS = True  # (browser fixture) the cards' flights are what this module tests
+
 pytestmark = pytest.mark.slow
 
 MAX_MS = 300  # issue 14: each card animation is fast

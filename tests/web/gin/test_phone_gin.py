@@ -35,6 +35,8 @@ from browser_harness import (
 from fit_checks import assert_fits, assert_tappable, untappable
 from test_board_frame import sit_down
 
+PLAYS_ANIMATIONS = True  # (browser fixture) taps meet cards in flight, as a player's do
+
 HAND = ".my-hand .hand-card[data-card]"
 APP = "#app"  # the page but the skip link, which waits off-screen until it is focused
 RANKS = "A23456789TJQK"

@@ -19,6 +19,8 @@ from test_board_frame import sit_down
 from test_browser_indian import IndianPlayer, bot_ready
 from test_phone_rummy import SIZES, TABLE, check_tappable, phone_page, settle
 
+PLAYS_ANIMATIONS = True  # (browser fixture) taps meet cards in flight, as a player's do
+
 HAND = "#my-hand .hand-card"
 MY_DRAWS_BEFORE_THE_DROP = 3
 

@@ -25,6 +25,8 @@ from fit_checks import assert_fits, assert_tappable
 from test_board_frame import sit_down
 from test_browser_spades import SpadesPlayer
 
+PLAYS_ANIMATIONS = True  # (browser fixture) taps meet cards in flight, as a player's do
+
 HAND = ".sp-hand .hand-card[data-card]"
 SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 

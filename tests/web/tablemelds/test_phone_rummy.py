@@ -24,6 +24,8 @@ from fit_checks import assert_fits, untappable
 from test_board_frame import sit_down
 from test_browser_rummy import RummyPlayer, ScriptedTable, engine_state, game_ready
 
+PLAYS_ANIMATIONS = True  # (browser fixture) taps meet cards in flight, as a player's do
+
 GAMES = ["rummy", "rummy500", "romme"]
 # The one-hand "express" match of each game (its Options.EXPRESS).
 EXPRESS: dict[str, dict[str, int | str]] = {
