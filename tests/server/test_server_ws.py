@@ -32,6 +32,8 @@ async def test_play_against_the_computer(server: ServerProcess) -> None:
     view = first
     for _ in range(40):  # draw from the stock and throw the drawn card, the bot answers
         v = view["d"]["view"]
+        if v["phase"] == "match_over":  # the computer won the match (it plays far better)
+            break
         if v["to_act"] != 0:
             view = await recv_type(ws, "view", timeout=30)  # the computer, under load
             continue
