@@ -52,6 +52,7 @@ def test_the_part_runs_with_tiny_numbers(part: str, capsys: pytest.CaptureFixtur
         "--tables", "2", "4", "--processes", "2", "--seconds", "2", "--think", "0.2",
         "--forward-tables", "2", "--forward-seconds", "1", "--forward-rounds", "1",
         "--forward-think", "0.2", "--idle", "20", "--idle-per-table", "10",
+        "--outages", "1", "--outage-seconds", "2",
     ])
 
     out = capsys.readouterr().out
