@@ -221,13 +221,17 @@ class GinPlayer:
         """Knock/gin: press the button; if it offers a choice of cards, take the first."""
         before = self.version()
         self.page.click(button)
-        chooser = self.page.locator(".chooser .choice").first
-        try:
-            chooser.wait_for(state="visible", timeout=1500)
-            chooser.click()
-        except Exception:
-            pass  # it acted at once (e.g. the only gin discard)
+        if self.offers_a_choice(before):
+            self.page.locator(".chooser .choice").first.click()
         self.wait_newer(before)
+
+    def offers_a_choice(self, version: int) -> bool:
+        """After a knock or gin press: True once the page offers a choice of cards, False
+        once the server answered instead (it acted at once: e.g. the only gin discard)."""
+        return bool(self.page.wait_for_function(
+            """v => document.querySelector('.chooser:not([hidden]) .choice')
+                   || Number(document.querySelector('.table-page').dataset.version) > v""",
+            arg=version).evaluate("x => x instanceof Element"))
 
     def next_hand(self) -> None:
         """Deal if I am the dealer, or leave the showdown of a hand already redealt."""
@@ -384,7 +388,7 @@ def settle(page: Page) -> None:
           if (quiet >= 10) done(true); else requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
-      })""", timeout=3000)
+      })""", timeout=15_000)  # a bound: a loaded machine draws its frames slowly
 
 
 def frames(page: Page, count: int = 2) -> None:

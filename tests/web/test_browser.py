@@ -422,7 +422,7 @@ def drag(page: Page, source: str, target: str, source_x: float | None = None) ->
     """Press on source, move in steps, release over target: what a mouse or finger does."""
     # Where the card is now, not where a moving card passes through.
     page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running')", timeout=3000)
+        "() => document.getAnimations().every(a => a.playState !== 'running')", timeout=15_000)
     a = page.locator(source).bounding_box()
     b = page.locator(target).bounding_box()
     assert a and b

@@ -146,7 +146,7 @@ def test_the_lobby_lists_public_tables_live(browser: Browser, server: WebServer)
     lobby_socket = next(s for s in sockets if s.url.endswith("/ws/lobby"))
     if not lobby_socket.is_closed():
         try:
-            lobby_socket.wait_for_event("close", timeout=5000)
+            lobby_socket.wait_for_event("close", timeout=15_000)
         except PlaywrightTimeoutError:
             raise AssertionError("the lobby socket stayed open behind the table page") from None
     assert lobby_socket.is_closed()

@@ -83,12 +83,8 @@ class Finger(GinPlayer):
             if self.enabled(button):
                 before = self.version()
                 self.page.tap(button)
-                choice = self.page.locator(".chooser .choice").first
-                try:
-                    choice.wait_for(state="visible", timeout=1500)
-                    choice.tap()
-                except Exception:
-                    pass  # it acted at once (e.g. the only gin discard)
+                if self.offers_a_choice(before):
+                    self.page.locator(".chooser .choice").first.tap()
                 self.wait_newer(before)
                 return button[1:]
         card = self.highest_deadwood_card()
