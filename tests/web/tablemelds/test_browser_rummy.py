@@ -148,6 +148,13 @@ class RummyPlayer:
         selection. Clear of every meld by a finger's width on each side where the table has
         room: a tap picked 8 px from a meld once landed on it (a status line that grows moves
         the table; Chromium's touch adjustment moves a tap near a button onto it)."""
+        spot = self.felt_spot()
+        assert spot, "the table has no free felt to tap"
+        return spot
+
+    def felt_spot(self) -> Position | None:
+        """:meth:`free_felt`, or None when melds cover the felt (a sideways phone late in a
+        Rommé hand: a player then presses Meld, as :meth:`lay_by_touch` does)."""
         spot = self.page.evaluate(
             """() => { const t = document.querySelector('#table').getBoundingClientRect();
                  const felt = (x, y) => { const el = document.elementFromPoint(t.x + x, t.y + y);
@@ -159,19 +166,30 @@ class RummyPlayer:
                      for (let x = t.width - 4 - r; x >= 4 + r; x -= 8)
                        if (clear(x, y, r)) return {x, y};
                  return null; }""")
-        assert spot, "the table has no free felt to tap"
-        return {"x": float(spot["x"]), "y": float(spot["y"])}
+        return {"x": float(spot["x"]), "y": float(spot["y"])} if spot else None
+
+    def lay_by_touch(self) -> Position | None:
+        """Tap the felt to lay what is selected or staged, or Meld where no felt is free;
+        the point tapped, if any."""
+        settle(self.page)  # the selection raises cards, the status line may grow: then look
+        spot = self.felt_spot()
+        if spot is None:
+            self.press("#meld")
+        else:
+            self.press("#table", spot)
+        return spot
 
     def lay_selection(self) -> None:
         """Lay the selected cards: the Meld button, or a tap on the felt."""
+        before = self.version()
         if self.touch:
-            settle(self.page)  # the selection raises cards, the status line may grow: then look
-            spot = self.free_felt()
+            spot = self.lay_by_touch()
             try:
-                self.click_and_wait("#table", spot)
+                self.wait_newer(before)
             except (PlaywrightTimeout, AssertionError) as e:  # no answer (wait_for_answer)
-                raise AssertionError(
-                    f"tapping the felt at {spot} laid nothing: {self.explain(spot)}") from e
+                where = f"the felt at {spot}" if spot else "Meld (no free felt)"
+                raise AssertionError(f"tapping {where} laid nothing: "
+                                     f"{self.explain(spot or {'x': 0.0, 'y': 0.0})}") from e
         else:
             self.click_and_wait("#meld")
 
@@ -236,8 +254,7 @@ class RummyPlayer:
             return False
         before = self.version()
         if self.touch:
-            settle(self.page)
-            self.press("#table", self.free_felt())
+            self.lay_by_touch()
         else:
             self.press("#meld")
         self.page.wait_for_function(
