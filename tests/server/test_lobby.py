@@ -373,8 +373,14 @@ def test_lobby_socket_live_updates(client: TestClient) -> None:
         ws.send_text('{"t": "ping"}')
         assert ws.receive_json() == {"t": "pong", "v": first["v"], "d": {}}
         assert client.portal is not None
-        client.portal.call(lobby.table_changed, info("t_newgin", "NEWGIN"), False)
-        client.portal.call(lobby.table_changed, info("t_old", "OLDGIN", seats="HH"), False)
+
+        def a_new_table_and_a_full_one() -> None:
+            # One turn of the event loop: a burst, which one frame carries. (Two portal
+            # calls are two turns: a loaded machine once sent the first change on its own.)
+            lobby.table_changed(info("t_newgin", "NEWGIN"), False)
+            lobby.table_changed(info("t_old", "OLDGIN", seats="HH"), False)
+
+        client.portal.call(a_new_table_and_a_full_one)
         update = ws.receive_json()
         assert update["t"] == "lobby" and update["v"] == first["v"] + 1
         assert [t["code"] for t in update["d"]["tables"]] == ["SPADES", "NEWGIN"]
